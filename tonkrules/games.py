@@ -1,0 +1,378 @@
+"""What the three games share: the game registry, house-rule options, hand reading helpers,
+scores, warnings and rankings.
+
+A game is a registered object (:func:`find_game`); its house rules are a frozen dataclass
+validated against declared keys, so a variant is an option, never a copy of the code. Each game
+has a ``rules_version`` that is stored with every scored hand.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from enum import Enum
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .errors import FormatError, PlayerError
+
+# --- house-rule options ---------------------------------------------------------------------
+
+OptionParser = Callable[[str, object], object]
+
+
+def option(default: object, parse: OptionParser, help: str) -> Any:
+    """Declare one house-rule option of a game's options dataclass.
+
+    Args:
+        default: the value when the key is absent (the rules' **(default)**).
+        parse: turns the JSON value into the option's value, raising ``FormatError``.
+        help: one line for people choosing the option.
+    """
+    return field(default=default, metadata={"parse": parse, "help": help})
+
+
+def boolean(key: str, value: object) -> bool:
+    """Parse a ``true``/``false`` option."""
+    if not isinstance(value, bool):
+        raise FormatError(f"house rule {key!r} must be true or false", detail="option_value", params={"key": key})
+    return value
+
+
+def whole(minimum: int) -> OptionParser:
+    """Parser of a whole-number option of at least ``minimum``."""
+
+    def parse(key: str, value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise FormatError(
+                f"house rule {key!r} must be a whole number of at least {minimum}",
+                detail="option_value",
+                params={"key": key, "minimum": minimum},
+            )
+        return value
+
+    return parse
+
+
+def whole_or_none(minimum: int) -> OptionParser:
+    """Parser of an option that is a whole number of at least ``minimum``, or ``null``."""
+    inner = whole(minimum)
+
+    def parse(key: str, value: object) -> int | None:
+        return None if value is None else int(inner(key, value))  # type: ignore[call-overload]
+
+    return parse
+
+
+E = TypeVar("E", bound=Enum)
+
+
+def choice(enum: type[E]) -> OptionParser:
+    """Parser of an option that takes one of an enum's values."""
+
+    def parse(key: str, value: object) -> E:
+        for member in enum:
+            if member.value == value:
+                return member
+        allowed = ", ".join(str(m.value) for m in enum)
+        raise FormatError(
+            f"house rule {key!r} must be one of {allowed}", detail="option_value", params={"key": key}
+        )
+
+    return parse
+
+
+@dataclass(frozen=True)
+class Options:
+    """Base of each game's house-rule options (a frozen dataclass of :func:`option` fields)."""
+
+    @classmethod
+    def from_json(cls, raw: object, *, game: str) -> Options:
+        """Build the options from a JSON object; absent keys take their defaults.
+
+        Raises:
+            FormatError: not an object, an unknown key (an option the game does not have),
+                or a value of the wrong type.
+        """
+        if raw is None:
+            return cls()
+        if not isinstance(raw, dict):
+            raise FormatError("options must be an object", detail="options_type")
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, object] = {}
+        for key, value in raw.items():
+            if key not in known:
+                raise FormatError(
+                    f"{game} has no house rule {key!r}", detail="unknown_option", params={"key": key}
+                )
+            values[key] = known[key].metadata["parse"](key, value)
+        return cls(**values)
+
+    def to_json(self) -> dict[str, object]:
+        """Every option with its value, as JSON."""
+        return {f.name: _jsonable(getattr(self, f.name)) for f in fields(self)}
+
+    @classmethod
+    def describe(cls) -> list[dict[str, object]]:
+        """Each option's key, default and one-line explanation (for pages and docs)."""
+        return [
+            {"key": f.name, "default": _jsonable(f.default), "help": f.metadata["help"]}
+            for f in fields(cls)
+        ]
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+# --- reading a hand as entered ------------------------------------------------------------
+
+
+def hand_object(raw: object, *, allowed: Collection[str], required: Collection[str]) -> dict[str, object]:
+    """Check a hand's keys: an object, no unknown key, every required key present.
+
+    Raises:
+        FormatError: not an object, an unknown key, or a required key missing.
+    """
+    if not isinstance(raw, dict):
+        raise FormatError("a hand must be an object", detail="hand_type")
+    for key in raw:
+        if key not in allowed:
+            raise FormatError(f"unknown key {key!r}", detail="unknown_key", params={"key": key})
+    for key in required:
+        if key not in raw:
+            raise FormatError(f"the key {key!r} is required", detail="missing_key", params={"key": key})
+    return raw
+
+
+def forbid(raw: Mapping[str, object], key: str, why: str) -> None:
+    """Raise ``FormatError`` when ``key`` is given where the format does not allow it."""
+    if key in raw:
+        raise FormatError(f"the key {key!r} is not allowed {why}", detail="key_not_allowed", params={"key": key})
+
+
+def require(raw: Mapping[str, object], key: str, why: str) -> None:
+    """Raise ``FormatError`` when ``key`` is absent where the format requires it."""
+    if key not in raw:
+        raise FormatError(f"the key {key!r} is required {why}", detail="missing_key", params={"key": key})
+
+
+def text(raw: Mapping[str, object], key: str) -> str:
+    """A string value. Raises ``FormatError`` otherwise."""
+    value = raw[key]
+    if not isinstance(value, str):
+        raise FormatError(f"{key!r} must be a string", detail="value_type", params={"key": key})
+    return value
+
+
+def whole_number(raw: Mapping[str, object], key: str) -> int:
+    """A whole-number value (``true`` is not a number). Raises ``FormatError`` otherwise."""
+    value = raw[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FormatError(f"{key!r} must be a whole number", detail="value_type", params={"key": key})
+    return value
+
+
+def obj(raw: Mapping[str, object], key: str) -> dict[str, object]:
+    """An object value (player → something). Raises ``FormatError`` otherwise."""
+    value = raw[key]
+    if not isinstance(value, dict):
+        raise FormatError(f"{key!r} must be an object", detail="value_type", params={"key": key})
+    return value
+
+
+def cards_value(value: object, *, key: str, player: str | None = None) -> object:
+    """Check that a list of cards is a JSON list or one string. Raises ``FormatError``."""
+    if not isinstance(value, (list, str)):
+        raise FormatError(
+            f"{key!r} must hold a list of cards or one string of cards",
+            player=player,
+            detail="value_type",
+            params={"key": key},
+        )
+    return value
+
+
+def player_of(name: str, players: Sequence[str], *, role: str) -> str:
+    """Check that ``name`` is one of the seated players, spelled exactly.
+
+    Raises:
+        PlayerError: ``name`` is not in ``players``.
+    """
+    if name not in players:
+        raise PlayerError(f"{name!r} ({role}) is not a player of this game", player=name, detail="unknown_player")
+    return name
+
+
+def players_of(mapping: Mapping[str, object], players: Sequence[str], *, key: str) -> None:
+    """Check that every key of a player → value object names a seated player.
+
+    Raises:
+        PlayerError: a key is not a player.
+    """
+    for name in mapping:
+        player_of(name, players, role=f"in {key!r}")
+
+
+def require_players(mapping: Mapping[str, object], needed: Sequence[str], *, key: str) -> None:
+    """Check that a player → value object names every player in ``needed``.
+
+    Raises:
+        PlayerError: a needed player is missing; the error names them.
+    """
+    for name in needed:
+        if name not in mapping:
+            raise PlayerError(f"{key!r} must name {name}", player=name, detail="missing_player", params={"key": key})
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Warning:
+    """Something the house rules flag without rejecting the hand (e.g. Tonk ``concealed_spread``)."""
+
+    code: str
+    player: str | None
+    cards: tuple[str, ...]
+    message: str
+
+    def to_json(self) -> dict[str, object]:
+        """The warning object of the result format."""
+        return {"code": self.code, "player": self.player, "cards": list(self.cards), "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """The scores of one hand or round.
+
+    Attributes:
+        scores: player → points (Rook, Bluke) or stake units (Tonk), in seat order.
+        warnings: house-rule warnings.
+        facts: per-game facts that tie-breaks and pages use, e.g. ``{"out": "Ana"}`` (Rook),
+            ``{"tricks": {...}, "made": [...]}`` (Bluke), ``{"winners": [...]}`` (Tonk).
+    """
+
+    scores: Mapping[str, int]
+    warnings: tuple[Warning, ...] = ()
+    facts: Mapping[str, object] = field(default_factory=dict)
+
+
+def rank_players(totals: Mapping[str, int], players: Sequence[str], *, lower_wins: bool) -> list[list[str]]:
+    """Players best first, tied players together in seat order.
+
+    Args:
+        totals: player → total.
+        players: seat order.
+        lower_wins: True for Rook (lowest total wins), False for Tonk and Bluke.
+    """
+    values = sorted({totals[p] for p in players}, reverse=not lower_wins)
+    return [[p for p in players if totals[p] == v] for v in values]
+
+
+O = TypeVar("O", bound=Options)
+H = TypeVar("H")
+
+
+class Game(ABC, Generic[O, H]):
+    """A game of the registry: its players, options, hand reader and scorer.
+
+    ``read_hand`` makes every check of the game's "What is checked" section, in the order of
+    the format's check list, and returns an immutable hand record; ``score_hand`` turns a
+    record into scores.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    rules_version: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    lower_wins: ClassVar[bool]
+    unit: ClassVar[str]
+    """``"stake units"`` or ``"points"``."""
+    number_key: ClassVar[str | None]
+    """The key numbering hands (``"round"``, ``"hand"``), or None when hands are not numbered."""
+    options_type: ClassVar[type[Options]]
+
+    def options(self, raw: object = None) -> O:
+        """The game's house rules from a JSON object (missing keys take their defaults).
+
+        Raises:
+            FormatError: an unknown key or a bad value.
+        """
+        return self.options_type.from_json(raw, game=self.title)  # type: ignore[return-value]
+
+    def verify_players(self, players: Sequence[str]) -> None:
+        """Check the number of seated players.
+
+        Raises:
+            PlayerError: too few or too many players for the game.
+        """
+        n = len(players)
+        if not self.min_players <= n <= self.max_players:
+            raise PlayerError(
+                f"{self.title} is played by {self.min_players} to {self.max_players} players, not {n}",
+                detail="player_count",
+                params={"count": n},
+            )
+
+    @abstractmethod
+    def read_hand(self, raw: object, *, players: Sequence[str], options: O, previous: int | None = None) -> H:
+        """Read and check one hand (or round) as entered.
+
+        Args:
+            raw: the hand object of the score-sheet format.
+            players: the seated players, in seat order.
+            options: the game's house rules.
+            previous: the number of the hand (round) before it in the sheet, if any; numbered
+                games check that hands are consecutive.
+
+        Raises:
+            RuleError: the first rule broken, in the format's check order.
+        """
+
+    @abstractmethod
+    def score_hand(self, hand: H, *, players: Sequence[str], options: O) -> HandScore:
+        """Score a hand record returned by :meth:`read_hand`."""
+
+    @abstractmethod
+    def hand_to_json(self, hand: H) -> dict[str, object]:
+        """The canonical hand object of the format (canonical card notation, no extra keys)."""
+
+    def hand_number(self, hand: H) -> int | None:
+        """The hand's (round's) number, for numbered games."""
+        return None
+
+    def rank(self, totals: Mapping[str, int], players: Sequence[str]) -> list[list[str]]:
+        """Players best first (see :func:`rank_players`)."""
+        return rank_players(totals, players, lower_wins=self.lower_wins)
+
+
+_GAMES: dict[str, Game[Any, Any]] = {}
+
+
+def register(game: Game[Any, Any]) -> Game[Any, Any]:
+    """Add a game to the registry under ``game.name``."""
+    _GAMES[game.name] = game
+    return game
+
+
+def find_game(name: object) -> Game[Any, Any]:
+    """The registered game called ``name`` (``"tonk"``, ``"rook"``, ``"bluke"``).
+
+    Raises:
+        FormatError: no such game.
+    """
+    if isinstance(name, str) and name in _GAMES:
+        return _GAMES[name]
+    known = ", ".join(sorted(_GAMES))
+    raise FormatError(f"unknown game {name!r}: the games are {known}", detail="unknown_game")
+
+
+def all_games() -> tuple[Game[Any, Any], ...]:
+    """Every registered game."""
+    return tuple(_GAMES.values())

@@ -1,0 +1,226 @@
+"""The score-sheet interchange format, version 1 (shared/formats/scoresheet.md).
+
+:func:`read_sheet` checks a whole sheet (top level first, then each hand in order, reporting
+the first error); :func:`score_sheet` scores it; :func:`score_sheet_json` is what
+``manage.py scoresheet score`` prints: ``(0, result)`` or ``(2, {"error": ...})``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from .errors import FormatError, PlayerError, RuleError
+from .games import Game, HandScore, Options, find_game
+
+FORMAT = "tabletally.scoresheet/1"
+RESULT_FORMAT = "tabletally.result/1"
+TOP_KEYS = frozenset({"format", "game", "players", "options", "stake", "currency", "hands"})
+REQUIRED_TOP_KEYS = ("format", "game", "players", "hands")
+_STAKE = re.compile(r"^[0-9]+(\.[0-9]+)?$")
+_CURRENCY = re.compile(r"^[A-Za-z]{3}$")
+
+
+class SheetError(ValueError):
+    """A score sheet that breaks a rule or the format.
+
+    Attributes:
+        error: the rule error.
+        hand: the 1-based position in ``hands`` of the hand at fault; None for a top-level error.
+    """
+
+    def __init__(self, error: RuleError, hand: int | None = None) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.hand = hand
+
+    def to_json(self) -> dict[str, object]:
+        """The error object the format prints: ``{"error": {"hand", "code", ...}}``."""
+        body: dict[str, object] = {}
+        if self.hand is not None:
+            body["hand"] = self.hand
+        body.update(self.error.to_dict())
+        return {"error": body}
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A checked score sheet: the game, the seated players, the house rules and the hands."""
+
+    game: Game[Any, Any]
+    players: tuple[str, ...]
+    options: Options
+    hands: tuple[Any, ...]
+    stake: Decimal | None = None
+    currency: str | None = None
+    options_given: dict[str, object] | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """The canonical score sheet (canonical card notation, the format's keys only)."""
+        out: dict[str, object] = {"format": FORMAT, "game": self.game.name, "players": list(self.players)}
+        if self.options_given:
+            out["options"] = self.options_given
+        if self.stake is not None:
+            out["stake"] = str(self.stake)
+        if self.currency is not None:
+            out["currency"] = self.currency
+        out["hands"] = [self.game.hand_to_json(h) for h in self.hands]
+        return out
+
+
+@dataclass(frozen=True)
+class SheetResult:
+    """The scores of a sheet: per hand, totals, ranking and (Tonk with a stake) money."""
+
+    sheet: Sheet
+    hands: tuple[HandScore, ...]
+    totals: dict[str, int]
+    ranking: list[list[str]]
+    money: dict[str, Decimal] | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """The result object of the format."""
+        hands: list[dict[str, object]] = []
+        for score in self.hands:
+            entry: dict[str, object] = {"scores": dict(score.scores)}
+            if score.warnings:
+                entry["warnings"] = [w.to_json() for w in score.warnings]
+            hands.append(entry)
+        out: dict[str, object] = {
+            "format": RESULT_FORMAT,
+            "game": self.sheet.game.name,
+            "players": list(self.sheet.players),
+            "hands": hands,
+            "totals": self.totals,
+            "ranking": self.ranking,
+        }
+        if self.money is not None:
+            out["money"] = {p: format(v, "f") for p, v in self.money.items()}
+        return out
+
+
+def _top(data: object) -> tuple[Game[Any, Any], tuple[str, ...], Options, Decimal | None, str | None, list[object]]:
+    if not isinstance(data, dict):
+        raise FormatError("a score sheet must be a JSON object", detail="sheet_type")
+    for key in data:
+        if key not in TOP_KEYS:
+            raise FormatError(f"unknown key {key!r}", detail="unknown_key", params={"key": key})
+    for key in REQUIRED_TOP_KEYS:
+        if key not in data:
+            raise FormatError(f"the key {key!r} is required", detail="missing_key", params={"key": key})
+    if data["format"] != FORMAT:
+        raise FormatError(f"'format' must be {FORMAT!r}, not {data['format']!r}", detail="format_version")
+    game = find_game(data["game"])
+    players = data["players"]
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise FormatError("'players' must be a list of names", detail="value_type", params={"key": "players"})
+    if not isinstance(data["hands"], list):
+        raise FormatError("'hands' must be a list", detail="value_type", params={"key": "hands"})
+    stake = currency = None
+    if game.name != "tonk":
+        for key in ("stake", "currency"):
+            if key in data:
+                raise FormatError(f"{key!r} is for Tonk only", detail="key_not_allowed", params={"key": key})
+    if "stake" in data:
+        if not isinstance(data["stake"], str) or not _STAKE.match(data["stake"]):
+            raise FormatError("'stake' must be a decimal string such as \"0.25\"", detail="stake")
+        stake = Decimal(data["stake"])
+    if "currency" in data:
+        if not isinstance(data["currency"], str) or not _CURRENCY.match(data["currency"]):
+            raise FormatError("'currency' must be a three-letter code such as \"USD\"", detail="currency")
+        currency = data["currency"].upper()
+    options = game.options(data.get("options"))
+    verify_player_names(players)
+    game.verify_players(players)
+    return game, tuple(players), options, stake, currency, data["hands"]
+
+
+def verify_player_names(players: Sequence[str]) -> None:
+    """Check seat names: none blank, no two that differ only in case or surrounding spaces.
+
+    Raises:
+        PlayerError: a blank or duplicate name.
+    """
+    seen: dict[str, str] = {}
+    for name in players:
+        key = name.strip().casefold()
+        if not key:
+            raise PlayerError("a player's name cannot be blank", player=name, detail="blank_name")
+        if key in seen:
+            raise PlayerError(
+                f"{name!r} and {seen[key]!r} are the same name", player=name, detail="duplicate_name"
+            )
+        seen[key] = name
+
+
+def read_sheet(data: object) -> Sheet:
+    """Check a score sheet, top level first, then each hand in order.
+
+    Args:
+        data: the parsed JSON of a score sheet.
+
+    Raises:
+        SheetError: the first error, with the 1-based hand position where it is in a hand.
+    """
+    try:
+        game, players, options, stake, currency, raw_hands = _top(data)
+    except RuleError as exc:
+        raise SheetError(exc) from exc
+    hands = []
+    previous = None
+    for i, raw in enumerate(raw_hands, 1):
+        try:
+            hand = game.read_hand(raw, players=players, options=options, previous=previous)
+        except RuleError as exc:
+            raise SheetError(exc, i) from exc
+        hands.append(hand)
+        previous = game.hand_number(hand)
+    assert isinstance(data, dict)
+    given = data.get("options") or None
+    return Sheet(game, players, options, tuple(hands), stake, currency, given)
+
+
+def score(sheet: Sheet) -> SheetResult:
+    """Score a checked sheet: each hand, the totals, the ranking and the money."""
+    game, players = sheet.game, sheet.players
+    scores = tuple(game.score_hand(h, players=players, options=sheet.options) for h in sheet.hands)
+    totals = {p: sum(s.scores[p] for s in scores) for p in players}
+    money = None
+    if sheet.stake is not None:
+        money = {p: sheet.stake * totals[p] for p in players}
+    return SheetResult(sheet, scores, totals, game.rank(totals, players), money)
+
+
+def score_sheet(data: object) -> SheetResult:
+    """Check and score a score sheet (the parsed JSON).
+
+    Raises:
+        SheetError: the sheet breaks a rule or the format.
+    """
+    return score(read_sheet(data))
+
+
+def score_sheet_json(data: object) -> tuple[int, dict[str, object]]:
+    """What ``manage.py scoresheet score`` prints: ``(0, result object)`` or
+    ``(2, {"error": {...}})``."""
+    try:
+        return 0, score_sheet(data).to_json()
+    except SheetError as exc:
+        return 2, exc.to_json()
+
+
+def parse_json(text: str | bytes) -> object:
+    """Parse a score sheet's JSON text.
+
+    Raises:
+        SheetError: not JSON (``bad_format``).
+    """
+    import json
+
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise SheetError(FormatError(f"not JSON: {exc}", detail="not_json")) from exc
