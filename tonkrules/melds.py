@@ -168,8 +168,7 @@ def _run_reading(naturals: Sequence[RookCard], n_rooks: int) -> tuple[RookCard, 
 
 
 _MELD_MESSAGES = {
-    "numbers_differ": "a set needs one number and a run needs one colour",
-    "colours_differ": "a set needs one number and a run needs one colour",
+    "mixed": "a set needs one number and a run needs one colour",
     "set_too_short": "a set needs at least 3 cards",
     "run_too_short": "a run needs at least 4 cards",
     "run_too_long": "a run holds at most 14 cards",
@@ -221,7 +220,9 @@ def read_meld(
     )
     if not kinds:
         # Explain by the reading the cards came closest to.
-        reason = as_set if as_set not in ("numbers_differ",) else as_run
+        reason = as_set if as_set != "numbers_differ" else as_run
+        if reason == "colours_differ":
+            reason = "mixed"
         if isinstance(reason, str):
             raise fail(_MELD_MESSAGES[reason], reason)
     rooks_as = as_set if not isinstance(as_set, str) else as_run
