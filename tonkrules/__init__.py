@@ -15,7 +15,18 @@ score-sheet format in :mod:`tonkrules.sheet`.
 """
 
 from . import bluke, rook, tonk
-from .cards import BLUKE_DECK, ROOK, STANDARD_DECK, Bluke, Card, Colour, Rank, RookCard, RookDeck, Suit
+from .cards import (
+    BLUKE_DECK,
+    ROOK,
+    STANDARD_DECK,
+    Bluke,
+    Card,
+    Colour,
+    Rank,
+    RookCard,
+    RookDeck,
+    Suit,
+)
 from .errors import ErrorCode, RuleError
 from .games import Game, HandScore, Options, all_games, find_game, rank_players
 

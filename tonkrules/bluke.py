@@ -57,7 +57,9 @@ class BlukeLeadRule(StrEnum):
 class BlukeOptions(Options):
     """Bluke house rules (rules/bluke.md, "House-rule options")."""
 
-    allow_zero_bid: bool = option(False, boolean, "Bids may be 0; a bid of 0 scores 1 per trick taken.")
+    allow_zero_bid: bool = option(
+        False, boolean, "Bids may be 0; a bid of 0 scores 1 per trick taken."
+    )
     bluke_lead_rule: BlukeLeadRule = option(
         BlukeLeadRule.FREE,
         choice(BlukeLeadRule),
@@ -111,7 +113,10 @@ def suit_to_follow(trick_so_far: Sequence[BlukeCard], rule: BlukeLeadRule) -> Su
 
 
 def is_legal_play(
-    card: BlukeCard, hand: Sequence[BlukeCard], trick_so_far: Sequence[BlukeCard], rule: BlukeLeadRule
+    card: BlukeCard,
+    hand: Sequence[BlukeCard],
+    trick_so_far: Sequence[BlukeCard],
+    rule: BlukeLeadRule,
 ) -> bool:
     """Whether ``card`` may be played from ``hand`` onto ``trick_so_far``: a player follows the
     suit led when able, except that a Bluke may always be played (rules/bluke.md, "Play")."""
@@ -164,7 +169,9 @@ def replay(
     tricks = []
     for cards in play:
         seats = [players[(leader + k) % n] for k in range(n)]
-        won = trick_winner(cards, trump, led=suit_to_follow(cards, BlukeLeadRule.NEXT_CARD_SETS_SUIT))
+        won = trick_winner(
+            cards, trump, led=suit_to_follow(cards, BlukeLeadRule.NEXT_CARD_SETS_SUIT)
+        )
         tricks.append(Trick(seats[0], tuple(zip(seats, cards, strict=True)), seats[won]))
         leader = players.index(seats[won])
     return tuple(tricks)
@@ -256,7 +263,12 @@ class BlukeGame(Game[BlukeOptions, BlukeHand]):
     deck = BLUKE_DECK
 
     def read_hand(
-        self, raw: object, *, players: Sequence[str], options: BlukeOptions, previous: int | None = None
+        self,
+        raw: object,
+        *,
+        players: Sequence[str],
+        options: BlukeOptions,
+        previous: int | None = None,
     ) -> BlukeHand:
         """Read and check a Bluke hand (rules/bluke.md, "What is checked when a hand is entered").
 
@@ -287,15 +299,21 @@ class BlukeGame(Game[BlukeOptions, BlukeHand]):
         raw_play = h.get("play")
         if raw_play is not None or "play" in h:
             if not isinstance(raw_play, list):
-                raise FormatError("'play' must be a list of tricks", detail="value_type", params={"key": "play"})
+                raise FormatError(
+                    "'play' must be a list of tricks", detail="value_type", params={"key": "play"}
+                )
             for trick in raw_play:
                 cards_value(trick, key="play")
 
         # bad_sequence
         if not 1 <= number <= HANDS:
-            raise SequenceError(f"hands are numbered 1 to {HANDS}, not {number}", detail="out_of_range")
+            raise SequenceError(
+                f"hands are numbered 1 to {HANDS}, not {number}", detail="out_of_range"
+            )
         if previous is not None and number != previous + 1:
-            raise SequenceError(f"hand {number} cannot follow hand {previous}", detail="not_consecutive")
+            raise SequenceError(
+                f"hand {number} cannot follow hand {previous}", detail="not_consecutive"
+            )
         dealt = cards_dealt(number)
 
         # bad_player
@@ -308,13 +326,20 @@ class BlukeGame(Game[BlukeOptions, BlukeHand]):
 
         # bad_card, too_many_copies (the turned card is out of play: it is not counted here)
         turned = BLUKE_DECK.parse_cards([raw_turned])[0] if raw_turned is not None else None
-        play = tuple(BLUKE_DECK.parse_cards(t) for t in raw_play) if isinstance(raw_play, list) else None
+        play = (
+            tuple(BLUKE_DECK.parse_cards(t) for t in raw_play)
+            if isinstance(raw_play, list)
+            else None
+        )
         n = len(players)
         if play is not None:
             leader = (players.index(dealer) + 1) % n
             entries: list[tuple[str | None, BlukeCard]] = []
             for trick in play:  # name the player by seat when the trick has one card each
-                entries += [(players[(leader + k) % n] if len(trick) == n else None, c) for k, c in enumerate(trick)]
+                entries += [
+                    (players[(leader + k) % n] if len(trick) == n else None, c)
+                    for k, c in enumerate(trick)
+                ]
             BLUKE_DECK.verify_copies(entries)
 
             # hand_size
@@ -355,14 +380,18 @@ class BlukeGame(Game[BlukeOptions, BlukeHand]):
                 )
 
         # tricks_mismatch
-        tricks_played = replay(play, players=players, dealer=dealer, trump=trump) if play is not None else None
+        tricks_played = (
+            replay(play, players=players, dealer=dealer, trump=trump) if play is not None else None
+        )
         derived = None
         if tricks_played is not None:
             derived = {p: sum(1 for t in tricks_played if t.winner == p) for p in players}
         if raw_tricks is not None:
             for p in players:
                 if raw_tricks[p] < 0:
-                    raise TricksError(f"{p} cannot take {raw_tricks[p]} tricks", player=p, detail="negative")
+                    raise TricksError(
+                        f"{p} cannot take {raw_tricks[p]} tricks", player=p, detail="negative"
+                    )
             total = sum(raw_tricks[p] for p in players)
             if total != dealt:
                 raise TricksError(
@@ -408,7 +437,9 @@ class BlukeGame(Game[BlukeOptions, BlukeHand]):
             tricks_entered=raw_tricks is not None,
         )
 
-    def score_hand(self, hand: BlukeHand, *, players: Sequence[str], options: BlukeOptions) -> HandScore:
+    def score_hand(
+        self, hand: BlukeHand, *, players: Sequence[str], options: BlukeOptions
+    ) -> HandScore:
         """Bid scores (:func:`bid_score`). Facts: ``tricks`` and ``made`` (players who made
         their bid)."""
         scores = {p: bid_score(hand.bids[p], hand.tricks[p]) for p in players}
@@ -427,7 +458,10 @@ def _numbers(h: Mapping[str, object], key: str) -> dict[str, int]:
     for p, v in value.items():
         if isinstance(v, bool) or not isinstance(v, int):
             raise FormatError(
-                f"{key!r} of {p} must be a whole number, not {v!r}", player=p, detail="value_type", params={"key": key}
+                f"{key!r} of {p} must be a whole number, not {v!r}",
+                player=p,
+                detail="value_type",
+                params={"key": key},
             )
     return value  # type: ignore[return-value]
 

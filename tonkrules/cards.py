@@ -41,7 +41,9 @@ class Suit(StrEnum):
 
 
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
-_SUIT_BY_TEXT: dict[str, Suit] = {s.value: s for s in Suit} | {v: k for k, v in _SUIT_SYMBOLS.items()}
+_SUIT_BY_TEXT: dict[str, Suit] = {s.value: s for s in Suit} | {
+    v: k for k, v in _SUIT_SYMBOLS.items()
+}
 
 
 class Rank(IntEnum):

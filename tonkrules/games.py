@@ -35,7 +35,9 @@ def option(default: object, parse: OptionParser, help: str) -> Any:
 def boolean(key: str, value: object) -> bool:
     """Parse a ``true``/``false`` option."""
     if not isinstance(value, bool):
-        raise FormatError(f"house rule {key!r} must be true or false", detail="option_value", params={"key": key})
+        raise FormatError(
+            f"house rule {key!r} must be true or false", detail="option_value", params={"key": key}
+        )
     return value
 
 
@@ -76,7 +78,9 @@ def choice(enum: type[E]) -> OptionParser:
                 return member
         allowed = ", ".join(str(m.value) for m in enum)
         raise FormatError(
-            f"house rule {key!r} must be one of {allowed}", detail="option_value", params={"key": key}
+            f"house rule {key!r} must be one of {allowed}",
+            detail="option_value",
+            params={"key": key},
         )
 
     return parse
@@ -103,7 +107,9 @@ class Options:
         for key, value in raw.items():
             if key not in known:
                 raise FormatError(
-                    f"{game} has no house rule {key!r}", detail="unknown_option", params={"key": key}
+                    f"{game} has no house rule {key!r}",
+                    detail="unknown_option",
+                    params={"key": key},
                 )
             values[key] = known[key].metadata["parse"](key, value)
         return cls(**values)
@@ -132,7 +138,9 @@ def _jsonable(value: object) -> object:
 # --- reading a hand as entered ------------------------------------------------------------
 
 
-def hand_object(raw: object, *, allowed: Collection[str], required: Collection[str]) -> dict[str, object]:
+def hand_object(
+    raw: object, *, allowed: Collection[str], required: Collection[str]
+) -> dict[str, object]:
     """Check a hand's keys: an object, no unknown key, every required key present.
 
     Raises:
@@ -145,20 +153,26 @@ def hand_object(raw: object, *, allowed: Collection[str], required: Collection[s
             raise FormatError(f"unknown key {key!r}", detail="unknown_key", params={"key": key})
     for key in required:
         if key not in raw:
-            raise FormatError(f"the key {key!r} is required", detail="missing_key", params={"key": key})
+            raise FormatError(
+                f"the key {key!r} is required", detail="missing_key", params={"key": key}
+            )
     return raw
 
 
 def forbid(raw: Mapping[str, object], key: str, why: str) -> None:
     """Raise ``FormatError`` when ``key`` is given where the format does not allow it."""
     if key in raw:
-        raise FormatError(f"the key {key!r} is not allowed {why}", detail="key_not_allowed", params={"key": key})
+        raise FormatError(
+            f"the key {key!r} is not allowed {why}", detail="key_not_allowed", params={"key": key}
+        )
 
 
 def require(raw: Mapping[str, object], key: str, why: str) -> None:
     """Raise ``FormatError`` when ``key`` is absent where the format requires it."""
     if key not in raw:
-        raise FormatError(f"the key {key!r} is required {why}", detail="missing_key", params={"key": key})
+        raise FormatError(
+            f"the key {key!r} is required {why}", detail="missing_key", params={"key": key}
+        )
 
 
 def text(raw: Mapping[str, object], key: str) -> str:
@@ -173,7 +187,9 @@ def whole_number(raw: Mapping[str, object], key: str) -> int:
     """A whole-number value (``true`` is not a number). Raises ``FormatError`` otherwise."""
     value = raw[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise FormatError(f"{key!r} must be a whole number", detail="value_type", params={"key": key})
+        raise FormatError(
+            f"{key!r} must be a whole number", detail="value_type", params={"key": key}
+        )
     return value
 
 
@@ -204,7 +220,9 @@ def player_of(name: str, players: Sequence[str], *, role: str) -> str:
         PlayerError: ``name`` is not in ``players``.
     """
     if name not in players:
-        raise PlayerError(f"{name!r} ({role}) is not a player of this game", player=name, detail="unknown_player")
+        raise PlayerError(
+            f"{name!r} ({role}) is not a player of this game", player=name, detail="unknown_player"
+        )
     return name
 
 
@@ -226,7 +244,12 @@ def require_players(mapping: Mapping[str, object], needed: Sequence[str], *, key
     """
     for name in needed:
         if name not in mapping:
-            raise PlayerError(f"{key!r} must name {name}", player=name, detail="missing_player", params={"key": key})
+            raise PlayerError(
+                f"{key!r} must name {name}",
+                player=name,
+                detail="missing_player",
+                params={"key": key},
+            )
 
 
 # --- results ---------------------------------------------------------------------------------
@@ -243,7 +266,12 @@ class Warning:
 
     def to_json(self) -> dict[str, object]:
         """The warning object of the result format."""
-        return {"code": self.code, "player": self.player, "cards": list(self.cards), "message": self.message}
+        return {
+            "code": self.code,
+            "player": self.player,
+            "cards": list(self.cards),
+            "message": self.message,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +290,9 @@ class HandScore:
     facts: Mapping[str, object] = field(default_factory=dict)
 
 
-def rank_players(totals: Mapping[str, int], players: Sequence[str], *, lower_wins: bool) -> list[list[str]]:
+def rank_players(
+    totals: Mapping[str, int], players: Sequence[str], *, lower_wins: bool
+) -> list[list[str]]:
     """Players best first, tied players together in seat order.
 
     Args:
@@ -274,11 +304,11 @@ def rank_players(totals: Mapping[str, int], players: Sequence[str], *, lower_win
     return [[p for p in players if totals[p] == v] for v in values]
 
 
-O = TypeVar("O", bound=Options)
-H = TypeVar("H")
+OptionsT = TypeVar("OptionsT", bound=Options)
+HandT = TypeVar("HandT")
 
 
-class Game(ABC, Generic[O, H]):
+class Game(ABC, Generic[OptionsT, HandT]):
     """A game of the registry: its players, options, hand reader and scorer.
 
     ``read_hand`` makes every check of the game's "What is checked" section, in the order of
@@ -298,7 +328,7 @@ class Game(ABC, Generic[O, H]):
     """The key numbering hands (``"round"``, ``"hand"``), or None when hands are not numbered."""
     options_type: ClassVar[type[Options]]
 
-    def options(self, raw: object = None) -> O:
+    def options(self, raw: object = None) -> OptionsT:
         """The game's house rules from a JSON object (missing keys take their defaults).
 
         Raises:
@@ -321,7 +351,9 @@ class Game(ABC, Generic[O, H]):
             )
 
     @abstractmethod
-    def read_hand(self, raw: object, *, players: Sequence[str], options: O, previous: int | None = None) -> H:
+    def read_hand(
+        self, raw: object, *, players: Sequence[str], options: OptionsT, previous: int | None = None
+    ) -> HandT:
         """Read and check one hand (or round) as entered.
 
         Args:
@@ -336,14 +368,14 @@ class Game(ABC, Generic[O, H]):
         """
 
     @abstractmethod
-    def score_hand(self, hand: H, *, players: Sequence[str], options: O) -> HandScore:
+    def score_hand(self, hand: HandT, *, players: Sequence[str], options: OptionsT) -> HandScore:
         """Score a hand record returned by :meth:`read_hand`."""
 
     @abstractmethod
-    def hand_to_json(self, hand: H) -> dict[str, object]:
+    def hand_to_json(self, hand: HandT) -> dict[str, object]:
         """The canonical hand object of the format (canonical card notation, no extra keys)."""
 
-    def hand_number(self, hand: H) -> int | None:
+    def hand_number(self, hand: HandT) -> int | None:
         """The hand's (round's) number, for numbered games."""
         return None
 

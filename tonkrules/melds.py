@@ -88,7 +88,9 @@ def verify_spread(cards: Sequence[Card], *, player: str | None = None) -> MeldKi
     return MeldKind.RUN
 
 
-def find_spread(cards: Sequence[Card], *, exempt_three_aces: bool = True) -> tuple[Card, ...] | None:
+def find_spread(
+    cards: Sequence[Card], *, exempt_three_aces: bool = True
+) -> tuple[Card, ...] | None:
     """A spread hidden among held cards, or ``None`` (the ``must_lay_down_spreads`` rule).
 
     Looks for the largest book or run among ``cards``; a book of exactly three aces is exempt
@@ -208,7 +210,9 @@ def read_meld(
         return MeldError(message, player=player, cards=cards, detail=detail)
 
     if max_rooks is not None and n_rooks > max_rooks:
-        raise fail(f"a meld may hold at most {max_rooks} Rook(s) under the house rules", "too_many_rooks")
+        raise fail(
+            f"a meld may hold at most {max_rooks} Rook(s) under the house rules", "too_many_rooks"
+        )
     if len(naturals) < min_natural:
         raise fail(f"a meld needs at least {min_natural} natural card(s)", "too_few_naturals")
     if not naturals:
@@ -216,7 +220,9 @@ def read_meld(
     as_set = _set_reading(naturals, n_rooks)
     as_run = _run_reading(naturals, n_rooks)
     kinds = frozenset(
-        kind for kind, r in ((MeldKind.SET, as_set), (MeldKind.RUN, as_run)) if not isinstance(r, str)
+        kind
+        for kind, r in ((MeldKind.SET, as_set), (MeldKind.RUN, as_run))
+        if not isinstance(r, str)
     )
     if not kinds:
         # Explain by the reading the cards came closest to.
@@ -245,7 +251,9 @@ def verify_meld(
     return read_meld(cards, min_natural=min_natural, max_rooks=max_rooks, player=player)
 
 
-def is_meld(cards: Sequence[RookCard], *, min_natural: int = 1, max_rooks: int | None = None) -> bool:
+def is_meld(
+    cards: Sequence[RookCard], *, min_natural: int = 1, max_rooks: int | None = None
+) -> bool:
     """True when ``cards`` are a legal Rook set or run (see :func:`read_meld`)."""
     try:
         read_meld(cards, min_natural=min_natural, max_rooks=max_rooks)

@@ -140,7 +140,9 @@ class RookRound:
         """The canonical round object of the score-sheet format."""
         out: dict[str, object] = {"round": self.round, "dealer": self.dealer, "out": self.out}
         if self.melds or self.out is not None:
-            out["melds"] = {p: [[str(c) for c in m] for m in melds] for p, melds in self.melds.items()}
+            out["melds"] = {
+                p: [[str(c) for c in m] for m in melds] for p, melds in self.melds.items()
+            }
         if self.discard is not None:
             out["discard"] = str(self.discard)
         out["held"] = {p: [str(c) for c in cards] for p, cards in self.held.items()}
@@ -157,12 +159,20 @@ def contract_met(readings: Sequence[MeldReading], contract: Contract, mode: Cont
     whichever the contract needs."""
     runs, sets, either = count_kinds(readings)
     if mode is ContractMode.EXACT:
-        return runs <= contract.runs and sets <= contract.sets and runs + sets + either == contract.runs + contract.sets
+        return (
+            runs <= contract.runs
+            and sets <= contract.sets
+            and runs + sets + either == contract.runs + contract.sets
+        )
     return max(0, contract.runs - runs) + max(0, contract.sets - sets) <= either
 
 
 def verify_contract(
-    readings: Sequence[MeldReading], contract: Contract, mode: ContractMode, *, player: str | None = None
+    readings: Sequence[MeldReading],
+    contract: Contract,
+    mode: ContractMode,
+    *,
+    player: str | None = None,
 ) -> None:
     """Check that the going-out player's melds make the round's contract.
 
@@ -172,7 +182,9 @@ def verify_contract(
     if contract_met(readings, contract, mode):
         return
     runs, sets, either = count_kinds(readings)
-    laid = f"{runs} run(s), {sets} set(s)" + (f" and {either} meld(s) that read either way" if either else "")
+    laid = f"{runs} run(s), {sets} set(s)" + (
+        f" and {either} meld(s) that read either way" if either else ""
+    )
     wanted = str(contract) if mode is ContractMode.EXACT else f"at least {contract}"
     raise ContractError(
         f"round {contract.round} needs {wanted}; {player or 'the player'} laid down {laid}",
@@ -197,7 +209,12 @@ class Rook(Game[RookOptions, RookRound]):
     options_type: ClassVar[type[Options]] = RookOptions
 
     def read_hand(
-        self, raw: object, *, players: Sequence[str], options: RookOptions, previous: int | None = None
+        self,
+        raw: object,
+        *,
+        players: Sequence[str],
+        options: RookOptions,
+        previous: int | None = None,
     ) -> RookRound:
         """Read and check a round (rules/rook.md, "What is checked when a round is entered").
 
@@ -218,14 +235,18 @@ class Rook(Game[RookOptions, RookRound]):
             require(h, "melds", "when a player went out")
         else:
             forbid(h, "discard", "when nobody went out")
-        raw_melds = obj(h, "melds") if "melds" in h else {}
-        for p, melds in raw_melds.items():
+        raw_melds: dict[str, list[object]] = {}
+        for p, melds in (obj(h, "melds") if "melds" in h else {}).items():
             if not isinstance(melds, list):
                 raise FormatError(
-                    f"the melds of {p} must be a list of melds", player=p, detail="value_type", params={"key": "melds"}
+                    f"the melds of {p} must be a list of melds",
+                    player=p,
+                    detail="value_type",
+                    params={"key": "melds"},
                 )
             for m in melds:
                 cards_value(m, key="melds", player=p)
+            raw_melds[p] = melds
         raw_held = obj(h, "held")
         for p, v in raw_held.items():
             cards_value(v, key="held", player=p)
@@ -233,9 +254,13 @@ class Rook(Game[RookOptions, RookRound]):
 
         # bad_sequence
         if not 1 <= number <= ROUNDS:
-            raise SequenceError(f"rounds are numbered 1 to {ROUNDS}, not {number}", detail="out_of_range")
+            raise SequenceError(
+                f"rounds are numbered 1 to {ROUNDS}, not {number}", detail="out_of_range"
+            )
         if previous is not None and number != previous + 1:
-            raise SequenceError(f"round {number} cannot follow round {previous}", detail="not_consecutive")
+            raise SequenceError(
+                f"round {number} cannot follow round {previous}", detail="not_consecutive"
+            )
 
         # bad_player
         player_of(dealer, players, role="dealer")
@@ -250,11 +275,17 @@ class Rook(Game[RookOptions, RookRound]):
         # bad_card, too_many_copies
         deck = options.deck(len(players))
         melds = {
-            p: tuple(deck.parse_cards(m, player=p) for m in raw_melds[p]) for p in players if p in raw_melds
+            p: tuple(deck.parse_cards(m, player=p) for m in raw_melds[p])
+            for p in players
+            if p in raw_melds
         }
         held = {p: deck.parse_cards(raw_held[p], player=p) for p in players if p in raw_held}
-        discard = deck.parse_cards([raw_discard], player=out)[0] if raw_discard is not None else None
-        entries: list[tuple[str | None, RookCard]] = [(p, c) for p, ms in melds.items() for m in ms for c in m]
+        discard = (
+            deck.parse_cards([raw_discard], player=out)[0] if raw_discard is not None else None
+        )
+        entries: list[tuple[str | None, RookCard]] = [
+            (p, c) for p, ms in melds.items() for m in ms for c in m
+        ]
         entries += [(p, c) for p, cards in held.items() for c in cards]
         if discard is not None:
             entries.append((out, discard))
@@ -280,7 +311,12 @@ class Rook(Game[RookOptions, RookRound]):
         contract = CONTRACTS[number]
         if out is not None:
             if held.get(out):
-                raise NotOutError(f"{out} went out but still holds cards", player=out, cards=held[out], detail="holds_cards")
+                raise NotOutError(
+                    f"{out} went out but still holds cards",
+                    player=out,
+                    cards=held[out],
+                    detail="holds_cards",
+                )
             if discard is not None and not contract.discard_allowed:
                 raise NotOutError(
                     f"in round {number} a player goes out without a discard; {out} discarded {discard}",
@@ -292,7 +328,9 @@ class Rook(Game[RookOptions, RookRound]):
             verify_contract(readings[out], contract, options.contract_mode, player=out)
         return RookRound(number, dealer, out, melds, held, discard, readings)
 
-    def score_hand(self, hand: RookRound, *, players: Sequence[str], options: RookOptions) -> HandScore:
+    def score_hand(
+        self, hand: RookRound, *, players: Sequence[str], options: RookOptions
+    ) -> HandScore:
         """Round points: 0 for the player who went out, else the cards left in hand
         (rules/rook.md, "Scoring a round"). Facts: ``out``."""
         scores = {p: 0 if p == hand.out else round_points(hand.held.get(p, ())) for p in players}

@@ -60,7 +60,11 @@ class Sheet:
 
     def to_json(self) -> dict[str, object]:
         """The canonical score sheet (canonical card notation, the format's keys only)."""
-        out: dict[str, object] = {"format": FORMAT, "game": self.game.name, "players": list(self.players)}
+        out: dict[str, object] = {
+            "format": FORMAT,
+            "game": self.game.name,
+            "players": list(self.players),
+        }
         if self.options_given:
             out["options"] = self.options_given
         if self.stake is not None:
@@ -102,7 +106,9 @@ class SheetResult:
         return out
 
 
-def _top(data: object) -> tuple[Game[Any, Any], tuple[str, ...], Options, Decimal | None, str | None, list[object]]:
+def _top(
+    data: object,
+) -> tuple[Game[Any, Any], tuple[str, ...], Options, Decimal | None, str | None, list[object]]:
     if not isinstance(data, dict):
         raise FormatError("a score sheet must be a JSON object", detail="sheet_type")
     for key in data:
@@ -110,28 +116,42 @@ def _top(data: object) -> tuple[Game[Any, Any], tuple[str, ...], Options, Decima
             raise FormatError(f"unknown key {key!r}", detail="unknown_key", params={"key": key})
     for key in REQUIRED_TOP_KEYS:
         if key not in data:
-            raise FormatError(f"the key {key!r} is required", detail="missing_key", params={"key": key})
+            raise FormatError(
+                f"the key {key!r} is required", detail="missing_key", params={"key": key}
+            )
     if data["format"] != FORMAT:
-        raise FormatError(f"'format' must be {FORMAT!r}, not {data['format']!r}", detail="format_version")
+        raise FormatError(
+            f"'format' must be {FORMAT!r}, not {data['format']!r}", detail="format_version"
+        )
     game = find_game(data["game"])
     players = data["players"]
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise FormatError("'players' must be a list of names", detail="value_type", params={"key": "players"})
+        raise FormatError(
+            "'players' must be a list of names", detail="value_type", params={"key": "players"}
+        )
     if not isinstance(data["hands"], list):
         raise FormatError("'hands' must be a list", detail="value_type", params={"key": "hands"})
     stake = currency = None
     if game.name != "tonk":
         for key in ("stake", "currency"):
             if key in data:
-                raise FormatError(f"{key!r} is for Tonk only", detail="key_not_allowed", params={"key": key})
+                raise FormatError(
+                    f"{key!r} is for Tonk only", detail="key_not_allowed", params={"key": key}
+                )
     if "stake" in data:
         if not isinstance(data["stake"], str) or not _STAKE.match(data["stake"]):
             raise FormatError("'stake' must be a decimal string such as \"0.25\"", detail="stake")
         stake = Decimal(data["stake"])
     if "currency" in data:
         if not isinstance(data["currency"], str) or not _CURRENCY.match(data["currency"]):
-            raise FormatError("'currency' must be a three-letter code such as \"USD\"", detail="currency")
+            raise FormatError(
+                "'currency' must be a three-letter code such as \"USD\"", detail="currency"
+            )
         currency = data["currency"].upper()
+    if "options" in data and not isinstance(data["options"], dict):
+        raise FormatError(
+            "'options' must be an object", detail="value_type", params={"key": "options"}
+        )
     options = game.options(data.get("options"))
     verify_player_names(players)
     game.verify_players(players)
@@ -151,7 +171,9 @@ def verify_player_names(players: Sequence[str]) -> None:
             raise PlayerError("a player's name cannot be blank", player=name, detail="blank_name")
         if key in seen:
             raise PlayerError(
-                f"{name!r} and {seen[key]!r} are the same name", player=name, detail="duplicate_name"
+                f"{name!r} and {seen[key]!r} are the same name",
+                player=name,
+                detail="duplicate_name",
             )
         seen[key] = name
 

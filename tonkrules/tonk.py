@@ -45,7 +45,9 @@ class TonkEnd(StrEnum):
     STOCK_OUT = "stock_out"
 
 
-ENDS_WITH_BY = frozenset({TonkEnd.DEAL_TONK, TonkEnd.TONK_OUT, TonkEnd.OUT_ON_DISCARD, TonkEnd.KNOCK})
+ENDS_WITH_BY = frozenset(
+    {TonkEnd.DEAL_TONK, TonkEnd.TONK_OUT, TonkEnd.OUT_ON_DISCARD, TonkEnd.KNOCK}
+)
 ENDS_HOLDING_ALL = frozenset({TonkEnd.KNOCK, TonkEnd.STOCK_OUT})
 ENDS_AT_DEAL = frozenset({TonkEnd.DEAL_TONK, TonkEnd.DEAL_TONK_TIE})
 ENDS_GOING_OUT = frozenset({TonkEnd.TONK_OUT, TonkEnd.OUT_ON_DISCARD})
@@ -67,9 +69,13 @@ class StockTie(StrEnum):
 
 
 def _totals(key: str, value: object) -> tuple[int, ...]:
-    if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value):
+    if not isinstance(value, list) or any(
+        isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value
+    ):
         raise FormatError(
-            f"house rule {key!r} must be a list of whole numbers", detail="option_value", params={"key": key}
+            f"house rule {key!r} must be a list of whole numbers",
+            detail="option_value",
+            params={"key": key},
         )
     return tuple(value)
 
@@ -96,9 +102,13 @@ class TonkOptions(Options):
         False, boolean, "A tonk out pays double only if that turn laid down a new spread."
     )
     must_lay_down_spreads: bool = option(
-        False, boolean, "Warn when a knock or stock-out hand still holds a spread (three aces excepted)."
+        False,
+        boolean,
+        "Warn when a knock or stock-out hand still holds a spread (three aces excepted).",
     )
-    upcard: bool = option(True, boolean, "The card after the deal starts the discard pile (recorded only).")
+    upcard: bool = option(
+        True, boolean, "The card after the deal starts the discard pile (recorded only)."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +202,9 @@ def tonk_payouts(hand: TonkHand, *, players: Sequence[str], options: TonkOptions
     elif hand.end is TonkEnd.STOCK_OUT:
         totals = _held_totals(hand)
         low = lowest(totals, players)
-        if len(low) < len(players) and (len(low) == 1 or options.stock_tie is StockTie.ALL_TIED_COLLECT):
+        if len(low) < len(players) and (
+            len(low) == 1 or options.stock_tie is StockTie.ALL_TIED_COLLECT
+        ):
             outside = [p for p in players if p not in low]
             for winner in low:
                 ledger.each_pays(outside, winner, 1)
@@ -204,7 +216,11 @@ def _held_totals(hand: TonkHand) -> dict[str, int]:
 
 
 def _knock(
-    ledger: _Ledger, knocker: str, others: Sequence[str], totals: Mapping[str, int], options: TonkOptions
+    ledger: _Ledger,
+    knocker: str,
+    others: Sequence[str],
+    totals: Mapping[str, int],
+    options: TonkOptions,
 ) -> None:
     mine = totals[knocker]
     catchers = [p for p in others if totals[p] <= mine]
@@ -239,7 +255,12 @@ class Tonk(Game[TonkOptions, TonkHand]):
     deck = STANDARD_DECK
 
     def read_hand(
-        self, raw: object, *, players: Sequence[str], options: TonkOptions, previous: int | None = None
+        self,
+        raw: object,
+        *,
+        players: Sequence[str],
+        options: TonkOptions,
+        previous: int | None = None,
     ) -> TonkHand:
         """Read and check a Tonk hand (rules/tonk.md, "What is checked when a hand is entered").
 
@@ -248,7 +269,11 @@ class Tonk(Game[TonkOptions, TonkHand]):
             TotalError, NotOutError: the first broken rule in the format's check order.
         """
         # bad_format
-        h = hand_object(raw, allowed=("dealer", "end", "by", "held", "spreads", "new_spread"), required=("dealer", "end"))
+        h = hand_object(
+            raw,
+            allowed=("dealer", "end", "by", "held", "spreads", "new_spread"),
+            required=("dealer", "end"),
+        )
         dealer = text(h, "dealer")
         end_text = text(h, "end")
         if end_text not in TonkEnd.__members__.values():
@@ -267,16 +292,26 @@ class Tonk(Game[TonkOptions, TonkHand]):
             cards_value(v, key="held", player=p)
         raw_spreads = h.get("spreads", [])
         if not isinstance(raw_spreads, list):
-            raise FormatError("'spreads' must be a list of spreads", detail="value_type", params={"key": "spreads"})
+            raise FormatError(
+                "'spreads' must be a list of spreads",
+                detail="value_type",
+                params={"key": "spreads"},
+            )
         for s in raw_spreads:
             cards_value(s, key="spreads")
         if end is not TonkEnd.TONK_OUT:
             forbid(h, "new_spread", "except on a tonk_out")
         elif options.double_requires_new_spread:
-            require(h, "new_spread", "on a tonk_out under the double_requires_new_spread house rule")
+            require(
+                h, "new_spread", "on a tonk_out under the double_requires_new_spread house rule"
+            )
         new_spread = h.get("new_spread")
         if new_spread is not None and not isinstance(new_spread, bool):
-            raise FormatError("'new_spread' must be true or false", detail="value_type", params={"key": "new_spread"})
+            raise FormatError(
+                "'new_spread' must be true or false",
+                detail="value_type",
+                params={"key": "new_spread"},
+            )
 
         # bad_player
         player_of(dealer, players, role="dealer")
@@ -293,7 +328,8 @@ class Tonk(Game[TonkOptions, TonkHand]):
         held = {p: self.deck.parse_cards(raw_held[p], player=p) for p in players if p in raw_held}
         spreads = tuple(self.deck.parse_cards(s) for s in raw_spreads)
         self.deck.verify_copies(
-            [(p, c) for p, cards in held.items() for c in cards] + [(None, c) for s in spreads for c in s]
+            [(p, c) for p, cards in held.items() for c in cards]
+            + [(None, c) for s in spreads for c in s]
         )
 
         # hand_size
@@ -355,11 +391,18 @@ class Tonk(Game[TonkOptions, TonkHand]):
             assert by is not None
             if held.get(by):
                 raise NotOutError(
-                    f"{by} went out but still holds cards", player=by, cards=held[by], detail="holds_cards"
+                    f"{by} went out but still holds cards",
+                    player=by,
+                    cards=held[by],
+                    detail="holds_cards",
                 )
-        return TonkHand(dealer, end, by, held, spreads, new_spread if isinstance(new_spread, bool) else None)
+        return TonkHand(
+            dealer, end, by, held, spreads, new_spread if isinstance(new_spread, bool) else None
+        )
 
-    def score_hand(self, hand: TonkHand, *, players: Sequence[str], options: TonkOptions) -> HandScore:
+    def score_hand(
+        self, hand: TonkHand, *, players: Sequence[str], options: TonkOptions
+    ) -> HandScore:
         """Payouts in stake units (:func:`tonk_payouts`), with ``concealed_spread`` warnings under
         ``must_lay_down_spreads`` and the facts ``winners`` (players who gained)."""
         units = tonk_payouts(hand, players=players, options=options)
@@ -376,7 +419,10 @@ class Tonk(Game[TonkOptions, TonkHand]):
                             f"{p} still holds a spread: {' '.join(str(c) for c in spread)}",
                         )
                     )
-        facts: dict[str, object] = {"end": hand.end.value, "winners": [p for p in players if units[p] > 0]}
+        facts: dict[str, object] = {
+            "end": hand.end.value,
+            "winners": [p for p in players if units[p] > 0],
+        }
         if hand.by is not None:
             facts["by"] = hand.by
         return HandScore(units, tuple(warnings), facts)

@@ -62,8 +62,10 @@ def disagreement(expect: dict[str, Any], got: Any) -> str | None:
     if "money" in expect:
         money = got.get("money")
         try:
-            if not isinstance(money, dict) or set(money) != set(expect["money"]) or any(
-                Decimal(money[p]) != Decimal(v) for p, v in expect["money"].items()
+            if (
+                not isinstance(money, dict)
+                or set(money) != set(expect["money"])
+                or any(Decimal(money[p]) != Decimal(v) for p, v in expect["money"].items())
             ):
                 return f"money differs: {money} != {expect['money']}"
         except (InvalidOperation, TypeError):

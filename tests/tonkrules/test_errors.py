@@ -14,13 +14,21 @@ P3 = ["Ana", "Ben", "Cy"]
 ROUND1_OUT = {"Ana": [["R7", "Y7", "G7"], ["B11", "B11", "R11"]]}
 
 # (id, game, options, previous hand number, hand as entered, code, player, cards)
-CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCode, str | None, list[str]]] = [
+CASES: list[
+    tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCode, str | None, list[str]]
+] = [
     (
         "unknown key",
         "tonk",
         {},
         None,
-        {"dealer": "Cy", "end": "knock", "by": "Ana", "held": {"Ana": "AS", "Ben": "2C", "Cy": "3C"}, "winner": "Ana"},
+        {
+            "dealer": "Cy",
+            "end": "knock",
+            "by": "Ana",
+            "held": {"Ana": "AS", "Ben": "2C", "Cy": "3C"},
+            "winner": "Ana",
+        },
         ErrorCode.BAD_FORMAT,
         None,
         [],
@@ -30,7 +38,13 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "bluke",
         {},
         None,
-        {"hand": 1, "dealer": "Cy", "trump": "S", "bids": {"Ana": "4", "Ben": 5, "Cy": 3}, "tricks": {"Ana": 5, "Ben": 3, "Cy": 5}},
+        {
+            "hand": 1,
+            "dealer": "Cy",
+            "trump": "S",
+            "bids": {"Ana": "4", "Ben": 5, "Cy": 3},
+            "tricks": {"Ana": 5, "Ben": 3, "Cy": 5},
+        },
         ErrorCode.BAD_FORMAT,
         "Ana",
         [],
@@ -40,7 +54,13 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "rook",
         {},
         1,
-        {"round": 3, "dealer": "Ana", "out": "Ana", "melds": ROUND1_OUT, "held": {"Ben": "R3", "Cy": "G12"}},
+        {
+            "round": 3,
+            "dealer": "Ana",
+            "out": "Ana",
+            "melds": ROUND1_OUT,
+            "held": {"Ben": "R3", "Cy": "G12"},
+        },
         ErrorCode.BAD_SEQUENCE,
         None,
         [],
@@ -50,7 +70,12 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "tonk",
         {},
         None,
-        {"dealer": "Cy", "end": "knock", "by": "Zed", "held": {"Ana": "AS", "Ben": "2C", "Cy": "3C"}},
+        {
+            "dealer": "Cy",
+            "end": "knock",
+            "by": "Zed",
+            "held": {"Ana": "AS", "Ben": "2C", "Cy": "3C"},
+        },
         ErrorCode.BAD_PLAYER,
         "Zed",
         [],
@@ -70,7 +95,12 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "tonk",
         {},
         None,
-        {"dealer": "Cy", "end": "knock", "by": "Ana", "held": {"Ana": ["2C", "11H"], "Ben": "9H", "Cy": "3C"}},
+        {
+            "dealer": "Cy",
+            "end": "knock",
+            "by": "Ana",
+            "held": {"Ana": ["2C", "11H"], "Ben": "9H", "Cy": "3C"},
+        },
         ErrorCode.BAD_CARD,
         "Ana",
         ["11H"],
@@ -80,7 +110,13 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "bluke",
         {},
         12,
-        {"hand": 13, "dealer": "Cy", "trump": "S", "bids": {"Ana": 1, "Ben": 1, "Cy": 1}, "play": [["R7", "2H", "3H"]]},
+        {
+            "hand": 13,
+            "dealer": "Cy",
+            "trump": "S",
+            "bids": {"Ana": 1, "Ben": 1, "Cy": 1},
+            "play": [["R7", "2H", "3H"]],
+        },
         ErrorCode.BAD_CARD,
         None,
         ["R7"],
@@ -90,7 +126,12 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "tonk",
         {},
         None,
-        {"dealer": "Cy", "end": "knock", "by": "Ana", "held": {"Ana": "AS", "Ben": ["10H", "TH"], "Cy": "3C"}},
+        {
+            "dealer": "Cy",
+            "end": "knock",
+            "by": "Ana",
+            "held": {"Ana": "AS", "Ben": ["10H", "TH"], "Cy": "3C"},
+        },
         ErrorCode.TOO_MANY_COPIES,
         "Ben",
         ["10H"],
@@ -100,7 +141,13 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "rook",
         {},
         None,
-        {"round": 1, "dealer": "Ana", "out": "Ana", "melds": {"Ana": [["R7", "Y7", "G7"], ["R6", "Y6", "B6"]]}, "held": {"Ben": "R7 R7", "Cy": "R7"}},
+        {
+            "round": 1,
+            "dealer": "Ana",
+            "out": "Ana",
+            "melds": {"Ana": [["R7", "Y7", "G7"], ["R6", "Y6", "B6"]]},
+            "held": {"Ben": "R7 R7", "Cy": "R7"},
+        },
         ErrorCode.TOO_MANY_COPIES,
         "Cy",
         ["R7"],
@@ -110,7 +157,12 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "tonk",
         {},
         None,
-        {"dealer": "Cy", "end": "knock", "by": "Ana", "held": {"Ana": "AS", "Ben": "KH QH 3C 4C 5C 6C", "Cy": "2D"}},
+        {
+            "dealer": "Cy",
+            "end": "knock",
+            "by": "Ana",
+            "held": {"Ana": "AS", "Ben": "KH QH 3C 4C 5C 6C", "Cy": "2D"},
+        },
         ErrorCode.HAND_SIZE,
         "Ben",
         ["KH", "QH", "3C", "4C", "5C", "6C"],
@@ -120,7 +172,13 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "rook",
         {},
         2,
-        {"round": 3, "dealer": "Ana", "out": "Ana", "melds": {"Ana": [["B1", "B2", "B3"], ["R5", "R6", "R7", "R8"]]}, "held": {"Ben": "R3", "Cy": "G12"}},
+        {
+            "round": 3,
+            "dealer": "Ana",
+            "out": "Ana",
+            "melds": {"Ana": [["B1", "B2", "B3"], ["R5", "R6", "R7", "R8"]]},
+            "held": {"Ben": "R3", "Cy": "G12"},
+        },
         ErrorCode.BAD_MELD,
         "Ana",
         ["B1", "B2", "B3"],
@@ -130,7 +188,13 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "tonk",
         {},
         None,
-        {"dealer": "Cy", "end": "knock", "by": "Ana", "held": {"Ana": "AS", "Ben": "2C", "Cy": "3C"}, "spreads": [["QH", "KH", "AH"]]},
+        {
+            "dealer": "Cy",
+            "end": "knock",
+            "by": "Ana",
+            "held": {"Ana": "AS", "Ben": "2C", "Cy": "3C"},
+            "spreads": [["QH", "KH", "AH"]],
+        },
         ErrorCode.BAD_MELD,
         None,
         ["QH", "KH", "AH"],
@@ -140,7 +204,14 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "bluke",
         {},
         None,
-        {"hand": 1, "dealer": "Cy", "trump": "S", "turned": "9H", "bids": {"Ana": 4, "Ben": 5, "Cy": 3}, "tricks": {"Ana": 5, "Ben": 3, "Cy": 5}},
+        {
+            "hand": 1,
+            "dealer": "Cy",
+            "trump": "S",
+            "turned": "9H",
+            "bids": {"Ana": 4, "Ben": 5, "Cy": 3},
+            "tricks": {"Ana": 5, "Ben": 3, "Cy": 5},
+        },
         ErrorCode.BAD_TRUMP,
         None,
         ["9H"],
@@ -160,7 +231,13 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "rook",
         {},
         None,
-        {"round": 1, "dealer": "Ana", "out": "Ana", "melds": ROUND1_OUT, "held": {"Ana": "B2", "Ben": "R3", "Cy": "G12"}},
+        {
+            "round": 1,
+            "dealer": "Ana",
+            "out": "Ana",
+            "melds": ROUND1_OUT,
+            "held": {"Ana": "B2", "Ben": "R3", "Cy": "G12"},
+        },
         ErrorCode.NOT_OUT,
         "Ana",
         ["B2"],
@@ -170,7 +247,13 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "rook",
         {},
         None,
-        {"round": 1, "dealer": "Ana", "out": "Ana", "melds": {"Ana": [["R7", "Y7", "G7"]]}, "held": {"Ben": "R3", "Cy": "G12"}},
+        {
+            "round": 1,
+            "dealer": "Ana",
+            "out": "Ana",
+            "melds": {"Ana": [["R7", "Y7", "G7"]]},
+            "held": {"Ben": "R3", "Cy": "G12"},
+        },
         ErrorCode.CONTRACT_NOT_MET,
         "Ana",
         ["R7", "Y7", "G7"],
@@ -180,7 +263,13 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "bluke",
         {},
         None,
-        {"hand": 1, "dealer": "Cy", "trump": "S", "bids": {"Ana": 4, "Ben": 0, "Cy": 3}, "tricks": {"Ana": 5, "Ben": 3, "Cy": 5}},
+        {
+            "hand": 1,
+            "dealer": "Cy",
+            "trump": "S",
+            "bids": {"Ana": 4, "Ben": 0, "Cy": 3},
+            "tricks": {"Ana": 5, "Ben": 3, "Cy": 5},
+        },
         ErrorCode.BAD_BID,
         "Ben",
         [],
@@ -190,7 +279,14 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "bluke",
         {},
         12,
-        {"hand": 13, "dealer": "Cy", "trump": "S", "bids": {"Ana": 1, "Ben": 1, "Cy": 1}, "play": [["QH", "2H", "AS"]], "tricks": {"Ana": 1, "Ben": 0, "Cy": 0}},
+        {
+            "hand": 13,
+            "dealer": "Cy",
+            "trump": "S",
+            "bids": {"Ana": 1, "Ben": 1, "Cy": 1},
+            "play": [["QH", "2H", "AS"]],
+            "tricks": {"Ana": 1, "Ben": 0, "Cy": 0},
+        },
         ErrorCode.TRICKS_MISMATCH,
         "Ana",
         [],
@@ -200,7 +296,13 @@ CASES: list[tuple[str, str, dict[str, Any], int | None, dict[str, Any], ErrorCod
         "bluke",
         {},
         10,
-        {"hand": 11, "dealer": "Cy", "trump": "S", "bids": {"Ana": 1, "Ben": 2, "Cy": 1}, "play": [["9D", "2S", "KD"], ["4D", "8C", "5H"], ["LB", "6H", "7C"]]},
+        {
+            "hand": 11,
+            "dealer": "Cy",
+            "trump": "S",
+            "bids": {"Ana": 1, "Ben": 2, "Cy": 1},
+            "play": [["9D", "2S", "KD"], ["4D", "8C", "5H"], ["LB", "6H", "7C"]],
+        },
         ErrorCode.ILLEGAL_PLAY,
         "Ben",
         ["2S", "4D"],
@@ -239,16 +341,85 @@ def test_every_code_of_the_format_is_produced_above() -> None:
 @pytest.mark.parametrize(
     ("sheet", "code", "player"),
     [
-        ({"format": "tabletally.scoresheet/1", "game": "rook", "players": ["A", "B"], "hands": []}, "bad_player", None),
-        ({"format": "tabletally.scoresheet/1", "game": "tonk", "players": ["Ana", " ana "], "hands": []}, "bad_player", " ana "),
-        ({"format": "tabletally.scoresheet/1", "game": "tonk", "players": ["Ana", "  "], "hands": []}, "bad_player", "  "),
-        ({"format": "tabletally.scoresheet/1", "game": "tonk", "players": ["A", "B"], "hands": [], "stake": "-1"}, "bad_format", None),
-        ({"format": "tabletally.scoresheet/1", "game": "tonk", "players": ["A", "B"], "hands": [], "stake": 0.25}, "bad_format", None),
-        ({"format": "tabletally.scoresheet/1", "game": "tonk", "players": ["A", "B"], "hands": [], "options": {"caught_low_bonus": "everyone"}}, "bad_format", None),
-        ({"format": "tabletally.scoresheet/1", "game": "rook", "players": ["A", "B", "C"], "hands": [], "options": {"decks": 0}}, "bad_format", None),
+        (
+            {
+                "format": "tabletally.scoresheet/1",
+                "game": "rook",
+                "players": ["A", "B"],
+                "hands": [],
+            },
+            "bad_player",
+            None,
+        ),
+        (
+            {
+                "format": "tabletally.scoresheet/1",
+                "game": "tonk",
+                "players": ["Ana", " ana "],
+                "hands": [],
+            },
+            "bad_player",
+            " ana ",
+        ),
+        (
+            {
+                "format": "tabletally.scoresheet/1",
+                "game": "tonk",
+                "players": ["Ana", "  "],
+                "hands": [],
+            },
+            "bad_player",
+            "  ",
+        ),
+        (
+            {
+                "format": "tabletally.scoresheet/1",
+                "game": "tonk",
+                "players": ["A", "B"],
+                "hands": [],
+                "stake": "-1",
+            },
+            "bad_format",
+            None,
+        ),
+        (
+            {
+                "format": "tabletally.scoresheet/1",
+                "game": "tonk",
+                "players": ["A", "B"],
+                "hands": [],
+                "stake": 0.25,
+            },
+            "bad_format",
+            None,
+        ),
+        (
+            {
+                "format": "tabletally.scoresheet/1",
+                "game": "tonk",
+                "players": ["A", "B"],
+                "hands": [],
+                "options": {"caught_low_bonus": "everyone"},
+            },
+            "bad_format",
+            None,
+        ),
+        (
+            {
+                "format": "tabletally.scoresheet/1",
+                "game": "rook",
+                "players": ["A", "B", "C"],
+                "hands": [],
+                "options": {"decks": 0},
+            },
+            "bad_format",
+            None,
+        ),
     ],
 )
-def test_top_level_errors_have_no_hand(sheet: dict[str, Any], code: str, player: str | None) -> None:
+def test_top_level_errors_have_no_hand(
+    sheet: dict[str, Any], code: str, player: str | None
+) -> None:
     with pytest.raises(SheetError) as info:
         read_sheet(sheet)
     assert info.value.hand is None
@@ -260,7 +431,12 @@ def test_top_level_errors_have_no_hand(sheet: dict[str, Any], code: str, player:
 def test_first_broken_rule_in_check_order_wins() -> None:
     # An unknown player (bad_player) and a bad card (bad_card) in one hand: bad_player is first.
     tonk = find_game("tonk")
-    raw = {"dealer": "Cy", "end": "knock", "by": "Ana", "held": {"Ana": "AS", "Ben": "ZZ", "Cy": "3C", "Dee": "4C"}}
+    raw = {
+        "dealer": "Cy",
+        "end": "knock",
+        "by": "Ana",
+        "held": {"Ana": "AS", "Ben": "ZZ", "Cy": "3C", "Dee": "4C"},
+    }
     with pytest.raises(RuleError) as info:
         tonk.read_hand(raw, players=P3, options=tonk.options())
     assert info.value.code is ErrorCode.BAD_PLAYER
@@ -269,7 +445,18 @@ def test_first_broken_rule_in_check_order_wins() -> None:
 
 def test_turned_card_in_play_is_illegal_play_not_a_copy() -> None:
     bluke = find_game("bluke")
-    raw = {"hand": 13, "dealer": "Cy", "trump": "S", "turned": "QS", "bids": {"Ana": 1, "Ben": 1, "Cy": 1}, "play": [["QS", "2S", "3S"]]}
+    raw = {
+        "hand": 13,
+        "dealer": "Cy",
+        "trump": "S",
+        "turned": "QS",
+        "bids": {"Ana": 1, "Ben": 1, "Cy": 1},
+        "play": [["QS", "2S", "3S"]],
+    }
     with pytest.raises(RuleError) as info:
         bluke.read_hand(raw, players=P3, options=bluke.options(), previous=12)
-    assert (info.value.code, info.value.player, list(info.value.cards)) == ("illegal_play", "Ana", ["QS"])
+    assert (info.value.code, info.value.player, list(info.value.cards)) == (
+        "illegal_play",
+        "Ana",
+        ["QS"],
+    )

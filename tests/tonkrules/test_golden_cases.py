@@ -101,5 +101,7 @@ def test_copy_matches_shared_cases() -> None:
     ours = {p.relative_to(GOLDEN) for p in GOLDEN.rglob("*") if p.is_file()}
     theirs = {p.relative_to(SHARED_CASES) for p in SHARED_CASES.rglob("*") if p.is_file()}
     assert ours == theirs, "tests/golden differs from ../shared/cases: copy the cases again"
-    changed = [str(p) for p in sorted(ours) if not filecmp.cmp(GOLDEN / p, SHARED_CASES / p, shallow=False)]
+    changed = [
+        str(p) for p in sorted(ours) if not filecmp.cmp(GOLDEN / p, SHARED_CASES / p, shallow=False)
+    ]
     assert changed == [], "these cases changed in ../shared/cases: copy them again"

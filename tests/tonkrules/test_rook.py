@@ -135,7 +135,12 @@ def test_ambiguous_meld_counts_as_what_the_contract_needs() -> None:
 
 
 def test_time_called_everyone_scores_cards_in_hand() -> None:
-    raw = {"round": 11, "dealer": "Cy", "out": None, "held": {"Ana": "R14 R14 Y3", "Ben": "ROOK", "Cy": "G1", "Dee": ""}}
+    raw = {
+        "round": 11,
+        "dealer": "Cy",
+        "out": None,
+        "held": {"Ana": "R14 R14 Y3", "Ben": "ROOK", "Cy": "G1", "Dee": ""},
+    }
     assert score(raw) == {"Ana": 25, "Ben": 25, "Cy": 5, "Dee": 0}
 
 
@@ -144,7 +149,14 @@ def test_round_11_forbids_a_discard() -> None:
         "round": 11,
         "dealer": "Cy",
         "out": "Ana",
-        "melds": {"Ana": [["R1", "R2", "R3", "R4"], ["Y5", "Y6", "Y7", "Y8"], ["G10", "B10", "R10"], ["B2", "G2", "Y2"]]},
+        "melds": {
+            "Ana": [
+                ["R1", "R2", "R3", "R4"],
+                ["Y5", "Y6", "Y7", "Y8"],
+                ["G10", "B10", "R10"],
+                ["B2", "G2", "Y2"],
+            ]
+        },
         "held": {"Ben": "B13", "Cy": "Y4 G8", "Dee": "R9"},
     }
     assert score(raw)["Ana"] == 0

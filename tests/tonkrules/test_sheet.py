@@ -1,0 +1,75 @@
+"""The score-sheet format: canonical export, results, money and rankings."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from tests.tonkrules.golden import case_id, case_paths, load_case
+from tonkrules import rank_players
+from tonkrules.sheet import read_sheet, score, score_sheet
+
+VALID = [p for p in case_paths() if "error" not in load_case(p)["expect"]]
+
+
+@pytest.mark.parametrize("path", VALID, ids=case_id)
+def test_exported_sheet_scores_the_same_and_exports_the_same_text(path: Path) -> None:
+    sheet = read_sheet(load_case(path)["sheet"])
+    exported = sheet.to_json()
+    again = read_sheet(exported)
+    assert score(again).to_json() == score(sheet).to_json()
+    assert json.dumps(again.to_json(), ensure_ascii=False) == json.dumps(
+        exported, ensure_ascii=False
+    )
+
+
+def test_money_keeps_the_stakes_decimal_places() -> None:
+    sheet = {
+        "format": "tabletally.scoresheet/1",
+        "game": "tonk",
+        "players": ["Ana", "Ben", "Cy"],
+        "stake": "0.25",
+        "currency": "usd",
+        "hands": [
+            {
+                "dealer": "Cy",
+                "end": "knock",
+                "by": "Ana",
+                "held": {"Ana": "KC QC", "Ben": "AS 4D", "Cy": "8H"},
+            }
+        ],
+    }
+    result = score_sheet(sheet)
+    assert result.money == {"Ana": Decimal("-1.25"), "Ben": Decimal("1.00"), "Cy": Decimal("0.25")}
+    assert result.to_json()["money"] == {"Ana": "-1.25", "Ben": "1.00", "Cy": "0.25"}
+    assert result.sheet.currency == "USD"
+
+
+def test_ranking_groups_ties_in_seat_order() -> None:
+    totals = {"Ana": 55, "Ben": 60, "Cy": 55}
+    assert rank_players(totals, ["Ana", "Ben", "Cy"], lower_wins=True) == [["Ana", "Cy"], ["Ben"]]
+    assert rank_players(totals, ["Ana", "Ben", "Cy"], lower_wins=False) == [["Ben"], ["Ana", "Cy"]]
+
+
+def test_warnings_appear_in_the_result() -> None:
+    sheet = {
+        "format": "tabletally.scoresheet/1",
+        "game": "tonk",
+        "players": ["Ana", "Ben"],
+        "options": {"must_lay_down_spreads": True},
+        "hands": [
+            {"dealer": "Ben", "end": "knock", "by": "Ana", "held": {"Ana": "2C", "Ben": "KH KD KS"}}
+        ],
+    }
+    hand = score_sheet(sheet).to_json()["hands"][0]  # type: ignore[index]
+    assert hand["warnings"] == [
+        {
+            "code": "concealed_spread",
+            "player": "Ben",
+            "cards": ["KH", "KD", "KS"],
+            "message": "Ben still holds a spread: KH KD KS",
+        }
+    ]
