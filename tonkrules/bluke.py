@@ -345,7 +345,8 @@ class BlukeGame(Game[BlukeOptions, BlukeHand]):
             # hand_size
             if len(play) != dealt:
                 raise HandSizeError(
-                    f"hand {number} deals {dealt} card(s) each, so the play has {dealt} trick(s), not {len(play)}",
+                    f"hand {number} deals {dealt} card(s) each, so the play has {dealt} trick(s), "
+                    f"not {len(play)}",
                     detail="trick_count",
                     params={"count": len(play), "dealt": dealt},
                 )
@@ -362,7 +363,8 @@ class BlukeGame(Game[BlukeOptions, BlukeHand]):
         if turned is not None and trump_of_turned(turned) != trump:
             expected = trump_of_turned(turned)
             raise TrumpError(
-                f"{turned} was turned up, so trump is {'none' if expected is None else expected.value}",
+                f"{turned} was turned up, so trump is "
+                f"{'none' if expected is None else expected.value}",
                 cards=[turned],
                 detail="turned_disagrees",
             )
@@ -403,7 +405,8 @@ class BlukeGame(Game[BlukeOptions, BlukeHand]):
                 for p in players:
                     if raw_tricks[p] != derived[p]:
                         raise TricksError(
-                            f"{p} took {derived[p]} trick(s) in the play, but {raw_tricks[p]} are entered",
+                            f"{p} took {derived[p]} trick(s) in the play, "
+                            f"but {raw_tricks[p]} are entered",
                             player=p,
                             detail="tricks_disagree_with_play",
                             params={"entered": raw_tricks[p], "played": derived[p]},
@@ -416,7 +419,8 @@ class BlukeGame(Game[BlukeOptions, BlukeHand]):
                     for p, c in trick.plays:
                         if c == turned:
                             raise PlayError(
-                                f"trick {t}: {p} played {c}, the turned-up card, which is out of play",
+                                f"trick {t}: {p} played {c}, "
+                                "the turned-up card, which is out of play",
                                 player=p,
                                 cards=[c],
                                 detail="turned_card_played",

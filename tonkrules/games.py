@@ -257,7 +257,7 @@ def require_players(mapping: Mapping[str, object], needed: Sequence[str], *, key
 
 @dataclass(frozen=True, slots=True)
 class Warning:
-    """Something the house rules flag without rejecting the hand (e.g. Tonk ``concealed_spread``)."""
+    """Something the house rules flag without rejecting the hand (Tonk ``concealed_spread``)."""
 
     code: str
     player: str | None
@@ -345,7 +345,8 @@ class Game(ABC, Generic[OptionsT, HandT]):
         n = len(players)
         if not self.min_players <= n <= self.max_players:
             raise PlayerError(
-                f"{self.title} is played by {self.min_players} to {self.max_players} players, not {n}",
+                f"{self.title} is played by {self.min_players} to {self.max_players} players, "
+                f"not {n}",
                 detail="player_count",
                 params={"count": n},
             )

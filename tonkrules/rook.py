@@ -319,7 +319,8 @@ class Rook(Game[RookOptions, RookRound]):
                 )
             if discard is not None and not contract.discard_allowed:
                 raise NotOutError(
-                    f"in round {number} a player goes out without a discard; {out} discarded {discard}",
+                    f"in round {number} a player goes out without a discard; "
+                    f"{out} discarded {discard}",
                     player=out,
                     cards=[discard],
                     detail="discard_in_last_round",

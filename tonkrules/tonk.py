@@ -96,7 +96,8 @@ class TonkOptions(Options):
     stock_tie: StockTie = option(
         StockTie.ALL_TIED_COLLECT,
         choice(StockTie),
-        "When the stock runs out and several players tie for lowest: each collects, or nobody pays.",
+        "When the stock runs out and several players tie for lowest: "
+        "each collects, or nobody pays.",
     )
     double_requires_new_spread: bool = option(
         False, boolean, "A tonk out pays double only if that turn laid down a new spread."
@@ -344,7 +345,8 @@ class Tonk(Game[TonkOptions, TonkHand]):
                 )
             if end in ENDS_HOLDING_ALL and len(cards) > HAND_SIZE:
                 raise HandSizeError(
-                    f"{p} holds {len(cards)} cards; nobody holds more than {HAND_SIZE} between turns",
+                    f"{p} holds {len(cards)} cards; "
+                    f"nobody holds more than {HAND_SIZE} between turns",
                     player=p,
                     cards=cards,
                     detail="held_too_many",
@@ -362,7 +364,8 @@ class Tonk(Game[TonkOptions, TonkHand]):
             total = hand_total(held[by])
             if total not in allowed_totals:
                 raise TotalError(
-                    f"{by} claims a tonk at the deal on {total}; it needs {_or(options.initial_tonk_totals)}",
+                    f"{by} claims a tonk at the deal on {total}; "
+                    f"it needs {_or(options.initial_tonk_totals)}",
                     player=by,
                     cards=held[by],
                     detail="deal_tonk_total",
@@ -371,7 +374,8 @@ class Tonk(Game[TonkOptions, TonkHand]):
             for p, cards in held.items():
                 if p != by and hand_total(cards) in allowed_totals:
                     raise TotalError(
-                        f"{p} also holds {hand_total(cards)}: that is a tie at the deal, not a tonk",
+                        f"{p} also holds {hand_total(cards)}: "
+                        "that is a tie at the deal, not a tonk",
                         player=p,
                         cards=cards,
                         detail="deal_tonk_is_tie",
@@ -381,7 +385,8 @@ class Tonk(Game[TonkOptions, TonkHand]):
             tied = [p for p, cards in held.items() if hand_total(cards) in allowed_totals]
             if len(tied) < 2:
                 raise TotalError(
-                    f"a tie at the deal needs two players holding {_or(options.initial_tonk_totals)}",
+                    "a tie at the deal needs two players holding "
+                    f"{_or(options.initial_tonk_totals)}",
                     player=tied[0] if tied else None,
                     detail="deal_tie_total",
                 )

@@ -31,8 +31,11 @@ class Command(BaseCommand):
         sub = parser.add_subparsers(dest="action", required=True, metavar="{score,check,canonical}")
         for action, text in (
             ("score", "print the result object (exit 0) or the error object (exit 2)"),
-            ("check", "validate only: print {\"ok\": true} (exit 0) or the error object (exit 2)"),
-            ("canonical", "print the sheet in canonical form (exit 0) or the error object (exit 2)"),
+            ("check", 'validate only: print {"ok": true} (exit 0) or the error object (exit 2)'),
+            (
+                "canonical",
+                "print the sheet in canonical form (exit 0) or the error object (exit 2)",
+            ),
         ):
             p = sub.add_parser(action, help=text)
             p.add_argument("path", help="the score sheet file, or - for standard input")

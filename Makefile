@@ -1,0 +1,57 @@
+# Tabletally: `make` lists the targets. `make run` and `make test` set everything up themselves.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+STAMP := $(VENV)/.install-stamp
+BOOT_PYTHON := $(shell command -v python3.11 2>/dev/null || command -v python3)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: help setup migrate demo run test lint serve worker beat clean
+
+help: ## list the targets
+	@echo "Tabletally: make TARGET"
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(BOOT_PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --disable-pip-version-check -q -e '.[dev]'
+	touch $@
+
+setup: $(STAMP) ## create .venv and install the project with its dev tools (once per pyproject change)
+
+migrate: setup ## apply database migrations
+	$(PY) manage.py migrate --noinput
+
+demo: migrate ## create the local demo login (demo/demo; DEBUG only)
+	$(PY) manage.py demo
+
+run: demo ## embedded mode: SQLite, eager tasks; serves http://127.0.0.1:8000/
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: setup ## run the whole test suite (extra pytest options: PYTEST_ARGS="-k healthz")
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: setup ## ruff check, ruff format --check, mypy --strict tonkrules, import contracts
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict tonkrules
+	$(BIN)/lint-imports
+
+serve: setup ## real-mode web server: collectstatic, then gunicorn on 127.0.0.1:8000
+	$(PY) manage.py collectstatic --noinput
+	$(BIN)/gunicorn config.wsgi --bind $(HOST):$(PORT)
+
+worker: setup ## a Celery worker (needs CELERY_BROKER_URL)
+	$(BIN)/celery -A config worker -l info
+
+beat: setup ## Celery beat, for timed work (needs CELERY_BROKER_URL)
+	$(BIN)/celery -A config beat -l info
+
+clean: ## remove .venv, collected static files and caches (keeps db.sqlite3)
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""What happened at one table: games, hands as entered, and the score lines derived from them."""

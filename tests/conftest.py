@@ -1,0 +1,54 @@
+"""Fixtures and hooks for the whole suite: the `services` gate and the real Celery worker."""
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.services import (
+    WorkerProcess,
+    celery_configured,
+    celery_worker_running,
+    services_redis_url,
+    services_unavailable_reason,
+    skip_or_fail,
+)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip (or fail, under REQUIRE_SERVICES=1) `services` tests before their fixtures run."""
+    if item.get_closest_marker("services") is not None:
+        reason = services_unavailable_reason()
+        if reason is not None:
+            skip_or_fail(reason)
+
+
+@pytest.fixture(scope="session")
+def celery_worker_subprocess(
+    django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[WorkerProcess]:
+    """A real ``celery worker`` for the session, on the test database and the test broker.
+
+    Stopped before pytest-django drops the test database, whatever happened.
+    """
+    from django.db import connection
+
+    with celery_worker_running(
+        database_settings=connection.settings_dict,
+        broker_url=services_redis_url(),
+        log_path=tmp_path_factory.mktemp("celery") / "worker.log",
+    ) as worker:
+        yield worker
+
+
+@pytest.fixture
+def celery_eager() -> Iterator[None]:
+    """Run Celery tasks eagerly in this process, as the embedded mode does."""
+    with celery_configured(task_always_eager=True, task_eager_propagates=True):
+        yield
+
+
+@pytest.fixture
+def celery_with_worker(celery_worker_subprocess: WorkerProcess) -> Iterator[WorkerProcess]:
+    """Send this process's Celery tasks to the real test worker, for one test."""
+    with celery_configured(task_always_eager=False, broker_url=celery_worker_subprocess.broker_url):
+        yield celery_worker_subprocess

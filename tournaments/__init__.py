@@ -1,0 +1,1 @@
+"""Clubs, players, events, rounds, tables and seats; standings from the score lines."""
