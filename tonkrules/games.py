@@ -139,15 +139,16 @@ def _jsonable(value: object) -> object:
 
 
 def hand_object(
-    raw: object, *, allowed: Collection[str], required: Collection[str]
+    raw: object, *, allowed: Collection[str], required: Collection[str], what: str = "a hand"
 ) -> dict[str, object]:
-    """Check a hand's keys: an object, no unknown key, every required key present.
+    """Check an object's keys (a hand, or the sheet itself): an object, no unknown key, every
+    required key present.
 
     Raises:
         FormatError: not an object, an unknown key, or a required key missing.
     """
     if not isinstance(raw, dict):
-        raise FormatError("a hand must be an object", detail="hand_type")
+        raise FormatError(f"{what} must be a JSON object", detail="not_an_object")
     for key in raw:
         if key not in allowed:
             raise FormatError(f"unknown key {key!r}", detail="unknown_key", params={"key": key})

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from .errors import FormatError, PlayerError, RuleError
-from .games import Game, HandScore, Options, find_game
+from .games import Game, HandScore, Options, find_game, hand_object
 
 FORMAT = "tabletally.scoresheet/1"
 RESULT_FORMAT = "tabletally.result/1"
@@ -109,16 +109,7 @@ class SheetResult:
 def _top(
     data: object,
 ) -> tuple[Game[Any, Any], tuple[str, ...], Options, Decimal | None, str | None, list[object]]:
-    if not isinstance(data, dict):
-        raise FormatError("a score sheet must be a JSON object", detail="sheet_type")
-    for key in data:
-        if key not in TOP_KEYS:
-            raise FormatError(f"unknown key {key!r}", detail="unknown_key", params={"key": key})
-    for key in REQUIRED_TOP_KEYS:
-        if key not in data:
-            raise FormatError(
-                f"the key {key!r} is required", detail="missing_key", params={"key": key}
-            )
+    data = hand_object(data, allowed=TOP_KEYS, required=REQUIRED_TOP_KEYS, what="a score sheet")
     if data["format"] != FORMAT:
         raise FormatError(
             f"'format' must be {FORMAT!r}, not {data['format']!r}", detail="format_version"
