@@ -333,13 +333,13 @@ class BlukeGame(Game[BlukeOptions, BlukeHand]):
         )
         n = len(players)
         if play is not None:
-            leader = (players.index(dealer) + 1) % n
-            entries: list[tuple[str | None, BlukeCard]] = []
-            for trick in play:  # name the player by seat when the trick has one card each
-                entries += [
-                    (players[(leader + k) % n] if len(trick) == n else None, c)
-                    for k, c in enumerate(trick)
-                ]
+            # Name who played each card where the play's shape allows (each trick's winner
+            # leads the next); the shape itself is checked below, under hand_size.
+            whole = all(len(trick) == n for trick in play)
+            seats = replay(play, players=players, dealer=dealer, trump=trump) if whole else ()
+            entries: list[tuple[str | None, BlukeCard]] = [
+                (p, c) for trick in seats for p, c in trick.plays
+            ] or [(None, c) for trick in play for c in trick]
             BLUKE_DECK.verify_copies(entries)
 
             # hand_size

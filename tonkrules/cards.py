@@ -278,14 +278,16 @@ class Deck(ABC, Generic[C]):
             CopiesError: a card appears more often than :meth:`copies_of` allows.
         """
         seen: Counter[C] = Counter()
+        first: dict[C, str | None] = {}
         for player, card in entries:
             seen[card] += 1
+            first.setdefault(card, player)
             limit = self.copies_of(card)
             if seen[card] > limit:
-                copies = "once" if limit == 1 else f"{limit} times"
+                in_play = "1 copy is" if limit == 1 else f"{limit} copies are"
                 raise CopiesError(
-                    f"{card} is entered {seen[card]} times but the {self.name} holds it {copies}",
-                    player=player,
+                    f"{card} is entered {seen[card]} times but only {in_play} in play",
+                    player=player if player is not None else first[card],
                     cards=[card],
                     params={"count": seen[card], "limit": limit},
                 )

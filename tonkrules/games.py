@@ -218,11 +218,16 @@ def player_of(name: str, players: Sequence[str], *, role: str) -> str:
     """Check that ``name`` is one of the seated players, spelled exactly.
 
     Raises:
-        PlayerError: ``name`` is not in ``players``.
+        PlayerError: ``name`` is not in ``players``; the message suggests the seated player
+            whose name differs only in letter case or surrounding spaces.
     """
     if name not in players:
+        near = [p for p in players if p.strip().casefold() == name.strip().casefold()]
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
         raise PlayerError(
-            f"{name!r} ({role}) is not a player of this game", player=name, detail="unknown_player"
+            f"{name!r} ({role}) is not a player of this game{hint}",
+            player=name,
+            detail="unknown_player",
         )
     return name
 

@@ -32,6 +32,7 @@ from .games import (
 from .melds import MeldReading, count_kinds, read_meld
 
 ROUNDS = 11
+_NOBODY = frozenset({"", "none", "null", "nobody", "-"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +233,9 @@ class Rook(Game[RookOptions, RookRound]):
         dealer = text(h, "dealer")
         out = None if h["out"] is None else text(h, "out")
         if out is not None:
-            require(h, "melds", "when a player went out")
+            nobody = out.strip().lower() in _NOBODY
+            hint = " (when nobody went out, 'out' is null)" if nobody else ""
+            require(h, "melds", f"when a player went out{hint}")
         else:
             forbid(h, "discard", "when nobody went out")
         raw_melds: dict[str, list[object]] = {}

@@ -131,7 +131,10 @@ def _top(
                 )
     if "stake" in data:
         if not isinstance(data["stake"], str) or not _STAKE.match(data["stake"]):
-            raise FormatError("'stake' must be a decimal string such as \"0.25\"", detail="stake")
+            raise FormatError(
+                "'stake' must be an amount such as \"0.25\": digits, a point, no sign",
+                detail="stake",
+            )
         stake = Decimal(data["stake"])
     if "currency" in data:
         if not isinstance(data["currency"], str) or not _CURRENCY.match(data["currency"]):
@@ -203,8 +206,13 @@ def score(sheet: Sheet) -> SheetResult:
     totals = {p: sum(s.scores[p] for s in scores) for p in players}
     money = None
     if sheet.stake is not None:
-        money = {p: sheet.stake * totals[p] for p in players}
+        # abs() of a zero amount: a zero stake never prints as "-0".
+        money = {p: _no_negative_zero(sheet.stake * totals[p]) for p in players}
     return SheetResult(sheet, scores, totals, game.rank(totals, players), money)
+
+
+def _no_negative_zero(amount: Decimal) -> Decimal:
+    return abs(amount) if amount == 0 else amount
 
 
 def score_sheet(data: object) -> SheetResult:

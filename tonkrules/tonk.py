@@ -384,11 +384,17 @@ class Tonk(Game[TonkOptions, TonkHand]):
         elif end is TonkEnd.DEAL_TONK_TIE:
             tied = [p for p, cards in held.items() if hand_total(cards) in allowed_totals]
             if len(tied) < 2:
+                # Name a player entered as tied whose total is not one that wins at the deal.
+                culprit = next((p for p in held if p not in tied), tied[0] if tied else None)
+                held_total = hand_total(held[culprit]) if culprit is not None else None
                 raise TotalError(
                     "a tie at the deal needs two players holding "
-                    f"{_or(options.initial_tonk_totals)}",
-                    player=tied[0] if tied else None,
+                    f"{_or(options.initial_tonk_totals)}"
+                    + (f"; {culprit} holds {held_total}" if culprit is not None else ""),
+                    player=culprit,
+                    cards=held[culprit] if culprit is not None else (),
                     detail="deal_tie_total",
+                    params={"total": held_total},
                 )
 
         # not_out

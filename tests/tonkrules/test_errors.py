@@ -460,3 +460,64 @@ def test_turned_card_in_play_is_illegal_play_not_a_copy() -> None:
         "Ana",
         ["QS"],
     )
+
+
+def test_duplicate_in_play_names_who_played_it_after_the_lead_passed() -> None:
+    # Dealer Cy: Ana leads trick 1 and Ben wins it with AS, so Ben leads trick 2, where Ana
+    # (third to play, not first) plays the second AS.
+    bluke = find_game("bluke")
+    raw = {
+        "hand": 12,
+        "dealer": "Cy",
+        "trump": "H",
+        "bids": {"Ana": 1, "Ben": 1, "Cy": 1},
+        "play": [["AS", "KS", "2S"], ["3C", "4C", "AS"]],
+    }
+    with pytest.raises(RuleError) as info:
+        bluke.read_hand(raw, players=P3, options=bluke.options(), previous=11)
+    assert (info.value.code, info.value.player, info.value.cards) == (
+        "too_many_copies",
+        "Cy",
+        ("AS",),
+    )
+
+
+def test_card_in_a_spread_and_a_hand_names_the_holder() -> None:
+    tonk = find_game("tonk")
+    raw = {
+        "dealer": "Cy",
+        "end": "knock",
+        "by": "Ana",
+        "held": {"Ana": "JS 2C", "Ben": "9H", "Cy": "3C"},
+        "spreads": [["JS", "JH", "JD"]],
+    }
+    with pytest.raises(RuleError) as info:
+        tonk.read_hand(raw, players=P3, options=tonk.options())
+    assert (info.value.code, info.value.player, info.value.cards) == (
+        "too_many_copies",
+        "Ana",
+        ("JS",),
+    )
+
+
+def test_unknown_player_message_suggests_the_seated_name() -> None:
+    tonk = find_game("tonk")
+    raw = {"dealer": "cy ", "end": "tonk_out", "by": "Ana"}
+    with pytest.raises(RuleError) as info:
+        tonk.read_hand(raw, players=P3, options=tonk.options())
+    assert info.value.player == "cy "
+    assert "did you mean 'Cy'?" in info.value.message
+
+
+def test_false_tie_at_the_deal_names_the_player_whose_total_does_not_tie() -> None:
+    tonk = find_game("tonk")
+    raw = {
+        "dealer": "Cy",
+        "end": "deal_tonk_tie",
+        "held": {"Ben": "KS QH JD 9C 9S", "Cy": "KH QS JC 10D 10S"},
+    }
+    with pytest.raises(RuleError) as info:
+        tonk.read_hand(raw, players=P3, options=tonk.options())
+    assert (info.value.code, info.value.player) == ("bad_total", "Ben")
+    assert info.value.cards == ("KS", "QH", "JD", "9C", "9S")
+    assert "Ben holds 48" in info.value.message

@@ -73,3 +73,14 @@ def test_warnings_appear_in_the_result() -> None:
             "message": "Ben still holds a spread: KH KD KS",
         }
     ]
+
+
+def test_zero_stake_never_prints_negative_zero() -> None:
+    sheet = {
+        "format": "tabletally.scoresheet/1",
+        "game": "tonk",
+        "players": ["Ana", "Ben"],
+        "stake": "0.00",
+        "hands": [{"dealer": "Ben", "end": "tonk_out", "by": "Ana"}],
+    }
+    assert score_sheet(sheet).to_json()["money"] == {"Ana": "0.00", "Ben": "0.00"}
