@@ -10,6 +10,11 @@ BOOT_PYTHON := $(shell command -v python3.11 2>/dev/null || command -v python3)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# Refuses to start a worker or beat with no broker configured (environment or .env).
+BROKER_CHECK = DJANGO_SETTINGS_MODULE=config.settings $(PY) -c "import sys, django; \
+	django.setup(); from django.conf import settings as s; \
+	sys.exit(0 if not s.CELERY_TASK_ALWAYS_EAGER else 'CELERY_BROKER_URL is not set (environment \
+	or .env): without a broker tasks run eagerly in the web process and a worker has nothing to do.')"
 
 .PHONY: help setup migrate demo run test lint serve worker beat clean
 
@@ -47,9 +52,11 @@ serve: setup ## real-mode web server: collectstatic, then gunicorn on 127.0.0.1:
 	$(BIN)/gunicorn config.wsgi --bind $(HOST):$(PORT)
 
 worker: setup ## a Celery worker (needs CELERY_BROKER_URL)
+	@$(BROKER_CHECK)
 	$(BIN)/celery -A config worker -l info
 
 beat: setup ## Celery beat, for timed work (needs CELERY_BROKER_URL)
+	@$(BROKER_CHECK)
 	$(BIN)/celery -A config beat -l info
 
 clean: ## remove .venv, collected static files and caches (keeps db.sqlite3)

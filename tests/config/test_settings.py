@@ -113,3 +113,19 @@ def test_debug_off_without_secret_key_refuses_to_start(tmp_path: Path) -> None:
 
     assert done.returncode != 0
     assert "SECRET_KEY must be set" in done.stderr
+
+
+def test_cookies_are_https_only_once_debug_is_off() -> None:
+    env = {**os.environ, "DEBUG": "false", "SECRET_KEY": "x" * 50}
+    code = (
+        "import django; from django.conf import settings as s; django.setup(); "
+        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert out == ["True", "True"]
