@@ -180,8 +180,14 @@ _STANDARD = re.compile(r"^(10|[2-9]|[ATJQK])([SHDC♠♥♦♣])$")
 _ROOK = re.compile(r"^([RYGB])(1[0-4]|[1-9])$")
 
 
+_EMOJI_SUIT = re.compile("([♠♥♦♣])\ufe0f")
+
+
 def _normalise(token: str) -> str:
-    return token.replace("\ufe0f", "").strip().upper()
+    """Strip spaces, drop the emoji presentation selector after a suit symbol, and upper-case
+    ASCII letters only (so that no other letter turns into a suit or rank)."""
+    text = _EMOJI_SUIT.sub(r"\1", token.strip())
+    return "".join(c.upper() if c.isascii() else c for c in text)
 
 
 def _parse_standard(text: str) -> Card | None:
@@ -211,7 +217,7 @@ def split_tokens(value: object, *, player: str | None = None, what: str = "cards
         CardError: a list item that is not a string (it cannot be a card).
     """
     if isinstance(value, str):
-        return [t for t in _SEPARATORS.split(value.replace("\ufe0f", "")) if t]
+        return [t for t in _SEPARATORS.split(value) if t]
     if isinstance(value, list):
         for item in value:
             if not isinstance(item, str):

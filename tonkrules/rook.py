@@ -93,7 +93,7 @@ class RookOptions(Options):
     """Toonerville Rook house rules (rules/rook.md, "House-rule options")."""
 
     decks: int | None = option(
-        None, whole_or_none(1), "Copies of each card in play; by default one deck per player."
+        None, whole(1), "Copies of each card in play; by default one deck per player."
     )
     contract_mode: ContractMode = option(
         ContractMode.EXACT,

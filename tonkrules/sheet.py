@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from typing import Any
 
 from .errors import FormatError, PlayerError, RuleError
@@ -20,8 +20,8 @@ FORMAT = "tabletally.scoresheet/1"
 RESULT_FORMAT = "tabletally.result/1"
 TOP_KEYS = frozenset({"format", "game", "players", "options", "stake", "currency", "hands"})
 REQUIRED_TOP_KEYS = ("format", "game", "players", "hands")
-_STAKE = re.compile(r"^[0-9]+(\.[0-9]+)?$")
-_CURRENCY = re.compile(r"^[A-Za-z]{3}$")
+_STAKE = re.compile(r"[0-9]+(\.[0-9]+)?")
+_CURRENCY = re.compile(r"[A-Za-z]{3}")
 
 
 class SheetError(ValueError):
@@ -130,14 +130,14 @@ def _top(
                     f"{key!r} is for Tonk only", detail="key_not_allowed", params={"key": key}
                 )
     if "stake" in data:
-        if not isinstance(data["stake"], str) or not _STAKE.match(data["stake"]):
+        if not isinstance(data["stake"], str) or not _STAKE.fullmatch(data["stake"]):
             raise FormatError(
                 "'stake' must be an amount such as \"0.25\": digits, a point, no sign",
                 detail="stake",
             )
         stake = Decimal(data["stake"])
     if "currency" in data:
-        if not isinstance(data["currency"], str) or not _CURRENCY.match(data["currency"]):
+        if not isinstance(data["currency"], str) or not _CURRENCY.fullmatch(data["currency"]):
             raise FormatError(
                 "'currency' must be a three-letter code such as \"USD\"", detail="currency"
             )
@@ -207,11 +207,15 @@ def score(sheet: Sheet) -> SheetResult:
     money = None
     if sheet.stake is not None:
         # abs() of a zero amount: a zero stake never prints as "-0".
-        money = {p: _no_negative_zero(sheet.stake * totals[p]) for p in players}
+        money = {p: _money(sheet.stake, totals[p]) for p in players}
     return SheetResult(sheet, scores, totals, game.rank(totals, players), money)
 
 
-def _no_negative_zero(amount: Decimal) -> Decimal:
+def _money(stake: Decimal, units: int) -> Decimal:
+    """``units`` times ``stake``, exactly, with the stake's decimal places; never ``-0``."""
+    with localcontext() as ctx:
+        ctx.prec = len(stake.as_tuple().digits) + len(str(abs(units))) + 2
+        amount = stake * units
     return abs(amount) if amount == 0 else amount
 
 
@@ -242,6 +246,24 @@ def parse_json(text: str | bytes) -> object:
     import json
 
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise SheetError(FormatError(f"not JSON: {exc}", detail="not_json")) from exc
+    if _has_lone_surrogate(data):
+        raise SheetError(FormatError("the text holds an unpaired \\u surrogate", detail="not_text"))
+    return data
+
+
+def _has_lone_surrogate(value: object) -> bool:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if any("\ud800" <= c <= "\udfff" for c in v):
+                return True
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False

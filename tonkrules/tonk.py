@@ -307,7 +307,7 @@ class Tonk(Game[TonkOptions, TonkHand]):
                 h, "new_spread", "on a tonk_out under the double_requires_new_spread house rule"
             )
         new_spread = h.get("new_spread")
-        if new_spread is not None and not isinstance(new_spread, bool):
+        if "new_spread" in h and not isinstance(new_spread, bool):
             raise FormatError(
                 "'new_spread' must be true or false",
                 detail="value_type",

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.tonkrules.golden import case_id, case_paths, load_case
-from tonkrules import rank_players
-from tonkrules.sheet import read_sheet, score, score_sheet
+from tonkrules import STANDARD_DECK, rank_players
+from tonkrules.sheet import SheetError, parse_json, read_sheet, score, score_sheet
 
 VALID = [p for p in case_paths() if "error" not in load_case(p)["expect"]]
 
@@ -84,3 +84,65 @@ def test_zero_stake_never_prints_negative_zero() -> None:
         "hands": [{"dealer": "Ben", "end": "tonk_out", "by": "Ana"}],
     }
     assert score_sheet(sheet).to_json()["money"] == {"Ana": "0.00", "Ben": "0.00"}
+
+
+def sheet_error(sheet: dict[str, object]) -> tuple[str, int | None]:
+    with pytest.raises(SheetError) as info:
+        read_sheet(sheet)
+    return str(info.value.error.code), info.value.hand
+
+
+TONK_SHEET = {"format": "tabletally.scoresheet/1", "game": "tonk", "players": ["Ana", "Ben"]}
+
+
+@pytest.mark.parametrize(
+    "sheet",
+    [
+        {
+            **TONK_SHEET,
+            "hands": [{"dealer": "Ana", "end": "tonk_out", "by": "Ben", "new_spread": None}],
+        },
+        {**TONK_SHEET, "stake": "1\n", "hands": []},
+        {**TONK_SHEET, "currency": "USD\n", "hands": []},
+        {**TONK_SHEET, "options": None, "hands": []},
+        {
+            "format": "tabletally.scoresheet/1",
+            "game": "rook",
+            "players": ["A", "B", "C"],
+            "options": {"decks": None},
+            "hands": [],
+        },
+    ],
+    ids=[
+        "new_spread null",
+        "stake with newline",
+        "currency with newline",
+        "options null",
+        "decks null",
+    ],
+)
+def test_values_of_the_wrong_type_are_bad_format(sheet: dict[str, object]) -> None:
+    assert sheet_error(sheet)[0] == "bad_format"
+
+
+def test_money_is_exact_for_long_stakes() -> None:
+    sheet = {
+        **TONK_SHEET,
+        "stake": "12345678901234567890.123456789",
+        "hands": [{"dealer": "Ana", "end": "tonk_out", "by": "Ben"}],
+    }
+    assert score_sheet(sheet).to_json()["money"] == {
+        "Ana": "-24691357802469135780.246913578",
+        "Ben": "24691357802469135780.246913578",
+    }
+
+
+@pytest.mark.parametrize("token", ["A\ufe0fS", "1\ufe0f0H", "Aſ", "10\u210c"])
+def test_only_the_selector_after_a_suit_symbol_is_ignored(token: str) -> None:
+    assert not STANDARD_DECK.is_card(token)
+
+
+def test_unpaired_surrogate_is_bad_format_not_a_crash() -> None:
+    with pytest.raises(SheetError) as info:
+        parse_json('{"format": "tabletally.scoresheet/1", "players": ["\\ud800", "B"]}')
+    assert info.value.error.code == "bad_format"
