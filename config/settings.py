@@ -160,12 +160,20 @@ AUTH_PASSWORD_VALIDATORS = [
 # --- Internationalisation ---------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [
+# The languages our players read. Each is offered (and so can be chosen by the browser's
+# Accept-Language) once its catalogue exists in locale/<code>/LC_MESSAGES: until then a page
+# would say lang="bn" over English text.
+PLAYER_LANGUAGES = [
     ("en", _("English")),
     ("bn", _("Bengali")),
     ("ta", _("Tamil")),
     ("fil", _("Filipino")),
     ("as", _("Assamese")),
+]
+LANGUAGES = [
+    (code, name)
+    for code, name in PLAYER_LANGUAGES
+    if code == LANGUAGE_CODE or (BASE_DIR / "locale" / code / "LC_MESSAGES").is_dir()
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
