@@ -32,7 +32,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_command(path: Path) -> tuple[int, dict[str, object]]:
-    """``manage.py scoresheet score PATH`` in this process: (exit status, printed JSON)."""
+    """The Django command ``scoresheet score PATH`` in this process: (exit status, JSON)."""
     out = io.StringIO()
     status = 0
     try:
@@ -105,3 +105,22 @@ def test_copy_matches_shared_cases() -> None:
         str(p) for p in sorted(ours) if not filecmp.cmp(GOLDEN / p, SHARED_CASES / p, shallow=False)
     ]
     assert changed == [], "these cases changed in ../shared/cases: copy them again"
+
+
+def test_manage_py_runs_the_command_without_django_and_reports_an_unreadable_file(
+    tmp_path: Path,
+) -> None:
+    missing = tmp_path / "missing.json"
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "manage.py", "scoresheet", "score", str(missing)],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT_ROOT,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert f"cannot read {missing}" in proc.stderr
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
+    assert "tonkrules.sheet" in imported
+    assert not any(m == "django" or m.startswith("django.") for m in imported)
