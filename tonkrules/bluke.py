@@ -458,8 +458,8 @@ class BlukeGame(Game[BlukeOptions, BlukeHand]):
 
 
 def _numbers(h: Mapping[str, object], key: str) -> dict[str, int]:
-    value = obj(h, key)
-    for p, v in value.items():
+    numbers: dict[str, int] = {}
+    for p, v in obj(h, key).items():
         if isinstance(v, bool) or not isinstance(v, int):
             raise FormatError(
                 f"{key!r} of {p} must be a whole number, not {v!r}",
@@ -467,7 +467,8 @@ def _numbers(h: Mapping[str, object], key: str) -> dict[str, int]:
                 detail="value_type",
                 params={"key": key},
             )
-    return value  # type: ignore[return-value]
+        numbers[p] = v
+    return numbers
 
 
 BLUKE = BlukeGame()

@@ -41,29 +41,24 @@ def boolean(key: str, value: object) -> bool:
     return value
 
 
+def _whole(key: str, value: object, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise FormatError(
+            f"house rule {key!r} must be a whole number of at least {minimum}",
+            detail="option_value",
+            params={"key": key, "minimum": minimum},
+        )
+    return value
+
+
 def whole(minimum: int) -> OptionParser:
     """Parser of a whole-number option of at least ``minimum``."""
-
-    def parse(key: str, value: object) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise FormatError(
-                f"house rule {key!r} must be a whole number of at least {minimum}",
-                detail="option_value",
-                params={"key": key, "minimum": minimum},
-            )
-        return value
-
-    return parse
+    return lambda key, value: _whole(key, value, minimum)
 
 
 def whole_or_none(minimum: int) -> OptionParser:
     """Parser of an option that is a whole number of at least ``minimum``, or ``null``."""
-    inner = whole(minimum)
-
-    def parse(key: str, value: object) -> int | None:
-        return None if value is None else int(inner(key, value))  # type: ignore[call-overload]
-
-    return parse
+    return lambda key, value: None if value is None else _whole(key, value, minimum)
 
 
 E = TypeVar("E", bound=Enum)
