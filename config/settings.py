@@ -103,7 +103,10 @@ DATABASE_URL = env.str("DATABASE_URL", default="")
 if DATABASE_URL:
     DATABASES = {"default": env.db_url_config(DATABASE_URL)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-        DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"]["OPTIONS"]}
+        DATABASES["default"]["OPTIONS"] = {
+            **SQLITE_OPTIONS,
+            **DATABASES["default"].get("OPTIONS", {}),
+        }
     else:
         DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
