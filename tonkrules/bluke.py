@@ -26,6 +26,7 @@ from .games import (
     cards_value,
     choice,
     hand_object,
+    hand_winners,
     obj,
     option,
     player_of,
@@ -444,11 +445,15 @@ class BlukeGame(Game[BlukeOptions, BlukeHand]):
     def score_hand(
         self, hand: BlukeHand, *, players: Sequence[str], options: BlukeOptions
     ) -> HandScore:
-        """Bid scores (:func:`bid_score`). Facts: ``tricks`` and ``made`` (players who made
-        their bid)."""
+        """Bid scores (:func:`bid_score`), who made their bid, and the tricks taken."""
         scores = {p: bid_score(hand.bids[p], hand.tricks[p]) for p in players}
-        made = [p for p in players if hand.tricks[p] >= hand.bids[p]]
-        return HandScore(scores, (), {"hand": hand.hand, "tricks": dict(hand.tricks), "made": made})
+        made = tuple(p for p in players if hand.tricks[p] >= hand.bids[p])
+        return HandScore(
+            scores,
+            made=made,
+            won=hand_winners(scores, lower_wins=False),
+            facts={"hand": hand.hand, "tricks": dict(hand.tricks)},
+        )
 
     def hand_to_json(self, hand: BlukeHand) -> dict[str, object]:
         return hand.to_json()

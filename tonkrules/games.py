@@ -277,18 +277,34 @@ class Warning:
 
 @dataclass(frozen=True, slots=True)
 class HandScore:
-    """The scores of one hand or round.
+    """The scores of one hand or round, with the facts tie-breaks need.
 
     Attributes:
         scores: player → points (Rook, Bluke) or stake units (Tonk), in seat order.
         warnings: house-rule warnings.
-        facts: per-game facts that tie-breaks and pages use, e.g. ``{"out": "Ana"}`` (Rook),
-            ``{"tricks": {...}, "made": [...]}`` (Bluke), ``{"winners": [...]}`` (Tonk).
+        went_out: who went out (Rook: ``out``; Tonk: ``by`` on a tonk out or out on the
+            discard); empty otherwise.
+        made: Bluke: the players who made their bid; None for the other games.
+        won: who won the hand: the best score of the hand (highest; lowest for Rook), shared
+            by ties; nobody when every player scored the same.
+        facts: further per-game details for pages, e.g. ``{"tricks": {...}}`` (Bluke).
     """
 
     scores: Mapping[str, int]
     warnings: tuple[Warning, ...] = ()
+    went_out: tuple[str, ...] = ()
+    made: tuple[str, ...] | None = None
+    won: tuple[str, ...] = ()
     facts: Mapping[str, object] = field(default_factory=dict)
+
+
+def hand_winners(scores: Mapping[str, int], *, lower_wins: bool) -> tuple[str, ...]:
+    """The players with the best score of a hand, in seat order; nobody when all are equal."""
+    values = set(scores.values())
+    if len(values) <= 1:
+        return ()
+    best = min(values) if lower_wins else max(values)
+    return tuple(p for p, v in scores.items() if v == best)
 
 
 def rank_players(

@@ -17,6 +17,7 @@ from .games import (
     choice,
     forbid,
     hand_object,
+    hand_winners,
     obj,
     option,
     player_of,
@@ -336,9 +337,14 @@ class Rook(Game[RookOptions, RookRound]):
         self, hand: RookRound, *, players: Sequence[str], options: RookOptions
     ) -> HandScore:
         """Round points: 0 for the player who went out, else the cards left in hand
-        (rules/rook.md, "Scoring a round"). Facts: ``out``."""
+        (rules/rook.md, "Scoring a round")."""
         scores = {p: 0 if p == hand.out else round_points(hand.held.get(p, ())) for p in players}
-        return HandScore(scores, (), {"out": hand.out, "round": hand.round})
+        return HandScore(
+            scores,
+            went_out=(hand.out,) if hand.out is not None else (),
+            won=hand_winners(scores, lower_wins=True),
+            facts={"round": hand.round},
+        )
 
     def hand_to_json(self, hand: RookRound) -> dict[str, object]:
         return hand.to_json()

@@ -130,18 +130,9 @@ def _top(
                     f"{key!r} is for Tonk only", detail="key_not_allowed", params={"key": key}
                 )
     if "stake" in data:
-        if not isinstance(data["stake"], str) or not _STAKE.fullmatch(data["stake"]):
-            raise FormatError(
-                "'stake' must be an amount such as \"0.25\": digits, a point, no sign",
-                detail="stake",
-            )
-        stake = Decimal(data["stake"])
+        stake = parse_stake(data["stake"])
     if "currency" in data:
-        if not isinstance(data["currency"], str) or not _CURRENCY.fullmatch(data["currency"]):
-            raise FormatError(
-                "'currency' must be a three-letter code such as \"USD\"", detail="currency"
-            )
-        currency = data["currency"].upper()
+        currency = parse_currency(data["currency"])
     if "options" in data and not isinstance(data["options"], dict):
         raise FormatError(
             "'options' must be an object", detail="value_type", params={"key": "options"}
@@ -150,6 +141,32 @@ def _top(
     verify_player_names(players)
     game.verify_players(players)
     return game, tuple(players), options, stake, currency, data["hands"]
+
+
+def parse_stake(value: object) -> Decimal:
+    """The money value of one Tonk stake unit, from a decimal string such as ``"0.25"``.
+
+    Raises:
+        FormatError: not a string of digits with an optional decimal point.
+    """
+    if not isinstance(value, str) or not _STAKE.fullmatch(value):
+        raise FormatError(
+            "'stake' must be an amount such as \"0.25\": digits, a point, no sign", detail="stake"
+        )
+    return Decimal(value)
+
+
+def parse_currency(value: object) -> str:
+    """A currency code: three ASCII letters, returned in capitals (``"usd"`` → ``"USD"``).
+
+    Raises:
+        FormatError: anything else (``"dollars"``).
+    """
+    if not isinstance(value, str) or not _CURRENCY.fullmatch(value):
+        raise FormatError(
+            "'currency' must be a three-letter code such as \"USD\"", detail="currency"
+        )
+    return value.upper()
 
 
 def verify_player_names(players: Sequence[str]) -> None:
@@ -207,12 +224,13 @@ def score(sheet: Sheet) -> SheetResult:
     money = None
     if sheet.stake is not None:
         # abs() of a zero amount: a zero stake never prints as "-0".
-        money = {p: _money(sheet.stake, totals[p]) for p in players}
+        money = {p: money(sheet.stake, totals[p]) for p in players}
     return SheetResult(sheet, scores, totals, game.rank(totals, players), money)
 
 
-def _money(stake: Decimal, units: int) -> Decimal:
-    """``units`` times ``stake``, exactly, with the stake's decimal places; never ``-0``."""
+def money(stake: Decimal, units: int) -> Decimal:
+    """``units`` (stake units) times ``stake`` (money), exactly, with the stake's decimal
+    places; never ``-0``."""
     with localcontext() as ctx:
         ctx.prec = len(stake.as_tuple().digits) + len(str(abs(units))) + 2
         amount = stake * units

@@ -19,6 +19,7 @@ from .games import (
     choice,
     forbid,
     hand_object,
+    hand_winners,
     obj,
     option,
     player_of,
@@ -415,7 +416,7 @@ class Tonk(Game[TonkOptions, TonkHand]):
         self, hand: TonkHand, *, players: Sequence[str], options: TonkOptions
     ) -> HandScore:
         """Payouts in stake units (:func:`tonk_payouts`), with ``concealed_spread`` warnings under
-        ``must_lay_down_spreads`` and the facts ``winners`` (players who gained)."""
+        ``must_lay_down_spreads``, and who went out and who won."""
         units = tonk_payouts(hand, players=players, options=options)
         warnings: list[Warning] = []
         if options.must_lay_down_spreads and hand.end in ENDS_HOLDING_ALL:
@@ -430,13 +431,14 @@ class Tonk(Game[TonkOptions, TonkHand]):
                             f"{p} still holds a spread: {' '.join(str(c) for c in spread)}",
                         )
                     )
-        facts: dict[str, object] = {
-            "end": hand.end.value,
-            "winners": [p for p in players if units[p] > 0],
-        }
-        if hand.by is not None:
-            facts["by"] = hand.by
-        return HandScore(units, tuple(warnings), facts)
+        went_out = (hand.by,) if hand.end in ENDS_GOING_OUT and hand.by is not None else ()
+        return HandScore(
+            units,
+            tuple(warnings),
+            went_out=went_out,
+            won=hand_winners(units, lower_wins=False),
+            facts={"end": hand.end.value},
+        )
 
     def hand_to_json(self, hand: TonkHand) -> dict[str, object]:
         return hand.to_json()
