@@ -221,11 +221,10 @@ def score(sheet: Sheet) -> SheetResult:
     game, players = sheet.game, sheet.players
     scores = tuple(game.score_hand(h, players=players, options=sheet.options) for h in sheet.hands)
     totals = {p: sum(s.scores[p] for s in scores) for p in players}
-    money = None
+    amounts = None
     if sheet.stake is not None:
-        # abs() of a zero amount: a zero stake never prints as "-0".
-        money = {p: money(sheet.stake, totals[p]) for p in players}
-    return SheetResult(sheet, scores, totals, game.rank(totals, players), money)
+        amounts = {p: money(sheet.stake, totals[p]) for p in players}
+    return SheetResult(sheet, scores, totals, game.rank(totals, players), amounts)
 
 
 def money(stake: Decimal, units: int) -> Decimal:
