@@ -205,6 +205,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Rule errors as the score-sheet format's error object (400), conflicts as 409.
+    "EXCEPTION_HANDLER": "scoring.api.api_exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {

@@ -8,3 +8,6 @@ class ScoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "scoring"
     verbose_name = _("Scoring")
+
+    def ready(self) -> None:
+        from scoring import schema  # noqa: F401 (registers the OpenAPI extension)

@@ -1,6 +1,221 @@
+"""What happened at one table: games, their seats, hands as entered, and score lines.
+
+The score lines are the source of truth for every total: ``Game.totals`` is a cache derived
+from them (``scoring.services.game_totals_rebuild``).
+"""
+
+import secrets
+
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+
+def new_table_key() -> str:
+    """A private, unguessable key for a table's link (``secrets.token_urlsafe``)."""
+    return secrets.token_urlsafe(24)
+
+
+class Game(models.Model):
+    """One sitting of one game by a fixed set of seated players, at one table."""
+
+    class Kind(models.TextChoices):
+        TONK = "tonk", _("Tonk")
+        ROOK = "rook", _("Toonerville Rook")
+        BLUKE = "bluke", _("Bluke")
+
+    class State(models.TextChoices):
+        IN_PLAY = "in_play", _("In play")
+        FINISHED = "finished", _("Finished")
+
+    kind = models.CharField(_("game"), max_length=16, choices=Kind.choices)
+    club = models.ForeignKey(
+        "tournaments.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="games",
+        verbose_name=_("club"),
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="games_created",
+        verbose_name=_("created by"),
+    )
+    options = models.JSONField(_("house rules"), default=dict, blank=True)
+    rules_version = models.CharField(_("rules version"), max_length=32)
+    stake = models.CharField(
+        _("stake"),
+        max_length=32,
+        blank=True,
+        help_text=_("Tonk: the money value of one stake unit, as entered (e.g. 0.25)."),
+    )
+    currency = models.CharField(_("currency"), max_length=3, blank=True)
+    state = models.CharField(
+        _("state"), max_length=16, choices=State.choices, default=State.IN_PLAY
+    )
+    table_key = models.CharField(
+        _("table key"), max_length=64, unique=True, default=new_table_key, editable=False
+    )
+    idempotency_key = models.CharField(max_length=255, blank=True, default="", editable=False)
+    totals = models.JSONField(
+        _("totals"), default=dict, blank=True, help_text=_("Derived from the score lines.")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = (
+            models.UniqueConstraint(
+                fields=("created_by", "idempotency_key"),
+                condition=~Q(idempotency_key=""),
+                name="scoring_game_one_per_idempotency_key",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk}"
+
+
+class Seat(models.Model):
+    """A seat at a game: its position (0 = first, clockwise) and who sat there, a club player
+    or a guest known by name."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("position"))
+    name = models.CharField(_("name"), max_length=80)
+    player = models.ForeignKey(
+        "tournaments.Player",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+        verbose_name=_("player"),
+    )
+
+    class Meta:
+        ordering = ("game", "position")
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = (
+            models.UniqueConstraint(fields=("game", "position"), name="scoring_seat_position"),
+            models.UniqueConstraint(fields=("game", "name"), name="scoring_seat_name"),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Hand(models.Model):
+    """One revision of one hand (Tonk, Bluke) or round (Rook), stored verbatim as entered.
+
+    ``number`` is the hand's place in the game (1, 2, ...). A correction writes a new revision
+    of the same number that ``replaces`` the one before, which becomes superseded; a void marks
+    the current revision voided. Exactly one revision of a number is current at a time. A later
+    state (provisional until confirmed) can be added to ``State`` without changing the rest.
+    """
+
+    class State(models.TextChoices):
+        CURRENT = "current", _("Current")
+        SUPERSEDED = "superseded", _("Superseded")
+        VOIDED = "voided", _("Voided")
+
+    class Via(models.TextChoices):
+        USER = "user", _("Signed-in user")
+        TABLE = "table", _("Table link")
+        IMPORT = "import", _("Score sheet import")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField(_("number"))
+    revision = models.PositiveIntegerField(_("revision"), default=1)
+    state = models.CharField(
+        _("state"), max_length=16, choices=State.choices, default=State.CURRENT
+    )
+    sequence = models.PositiveSmallIntegerField(
+        _("round or hand"),
+        null=True,
+        blank=True,
+        help_text=_("Rook: the round (1-11); Bluke: the hand of the schedule (1-25)."),
+    )
+    entry = models.JSONField(_("as entered"))
+    record = models.JSONField(_("canonical record"))
+    warnings = models.JSONField(_("warnings"), default=list, blank=True)
+    rules_version = models.CharField(_("rules version"), max_length=32)
+    replaces = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="replaced_by",
+        verbose_name=_("replaces"),
+    )
+    idempotency_key = models.CharField(max_length=255, blank=True, default="", editable=False)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="hands_entered",
+        verbose_name=_("entered by"),
+    )
+    entered_via = models.CharField(_("entered via"), max_length=16, choices=Via.choices)
+    created_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+    voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ("game", "number", "revision")
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        constraints = (
+            models.UniqueConstraint(
+                fields=("game", "number", "revision"), name="scoring_hand_revision_once"
+            ),
+            models.UniqueConstraint(
+                fields=("game", "number"),
+                condition=Q(state="current"),
+                name="scoring_hand_one_current_revision",
+            ),
+            models.UniqueConstraint(
+                fields=("game", "idempotency_key"),
+                condition=~Q(idempotency_key=""),
+                name="scoring_hand_one_per_idempotency_key",
+            ),
+        )
+        indexes = (models.Index(fields=("game", "state", "number")),)
+
+    def __str__(self) -> str:
+        return f"{self.game} hand {self.number} r{self.revision} ({self.state})"
+
+
+class ScoreLine(models.Model):
+    """One player's result in one hand revision: points (Rook, Bluke) or stake units (Tonk),
+    and the facts tie-breaks need."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="lines")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="lines")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="lines")
+    points = models.IntegerField(_("points or stake units"))
+    went_out = models.BooleanField(_("went out"), default=False)
+    bid_made = models.BooleanField(_("made the bid"), null=True, blank=True)
+    won = models.BooleanField(_("won the hand"), default=False)
+
+    class Meta:
+        ordering = ("hand", "seat__position")
+        verbose_name = _("score line")
+        verbose_name_plural = _("score lines")
+        constraints = (
+            models.UniqueConstraint(fields=("hand", "seat"), name="scoring_line_once_per_seat"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.hand}: {self.seat} {self.points:+d}"
 
 
 class ScoresheetJob(models.Model):

@@ -1,11 +1,523 @@
-"""Writes of the scoring app. Every function here is keyword-only and runs in a transaction."""
+"""Writes of the scoring app: games, hands, corrections, voids, imports.
 
-from django.db import transaction
+Every function is keyword-only, runs in one transaction and validates through ``tonkrules``.
+Rule errors are raised as :class:`tonkrules.sheet.SheetError` (the format's error object, with
+the hand's position); refusals that are not rule errors are :mod:`scoring.errors`. Writes to one
+game are serialised by locking its row, so a retried request (same idempotency key) or two
+corrections from the same revision can never both be applied.
+
+After a change commits, the callbacks registered with :func:`game_changed_register` are called
+with the game's id: this is how ``tournaments`` hears of results (no Django signals).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scoring.models import ScoresheetJob
+from scoring import selectors
+from scoring.errors import (
+    GameFinished,
+    HandNotFound,
+    IdempotencyKeyReused,
+    StaleRevision,
+    VoidRefused,
+)
+from scoring.models import Game, Hand, ScoreLine, ScoresheetJob, Seat
 from scoring.tasks import scoresheet_job_run
-from tonkrules.sheet import score_sheet_json
+from tonkrules import HandScore, RuleError, find_game
+from tonkrules.errors import FormatError, PlayerError, SequenceError
+from tonkrules.games import Game as EngineGame
+from tonkrules.sheet import (
+    SheetError,
+    parse_currency,
+    parse_stake,
+    read_sheet,
+    score,
+    score_sheet_json,
+    verify_player_names,
+)
+
+User = AbstractBaseUser | AnonymousUser | None
+
+# --- the seam to the layer above --------------------------------------------------------------
+
+_game_changed: list[Callable[[int], None]] = []
+
+
+def game_changed_register(callback: Callable[[int], None]) -> None:
+    """Call ``callback(game_id)`` after every committed change to a game's hands or state.
+
+    ``tournaments`` registers here in its ``AppConfig.ready()``; registering twice is a no-op.
+    """
+    if callback not in _game_changed:
+        _game_changed.append(callback)
+
+
+def _announce(game_id: int) -> None:
+    for callback in list(_game_changed):
+        transaction.on_commit(lambda cb=callback: cb(game_id))
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits at a seat: a display name, and the club player if it is one (else a guest)."""
+
+    name: str
+    player_id: int | None = None
+
+
+def engine_of(game: Game) -> tuple[EngineGame[Any, Any], Any, list[str]]:
+    """The game's rules engine, its house rules and the seated players' names in seat order."""
+    engine = find_game(game.kind)
+    names = (
+        [s.name for s in game.seats.all()]
+        if hasattr(game, "_prefetched_objects_cache")
+        else list(game.seats.order_by("position").values_list("name", flat=True))
+    )
+    return engine, engine.options(game.options), names
+
+
+def _user(user: User) -> AbstractBaseUser | None:
+    return user if user is not None and user.is_authenticated else None  # type: ignore[return-value]
+
+
+def _lines(hand: Hand, score_: HandScore, seats: dict[str, Seat]) -> list[ScoreLine]:
+    made = set(score_.made) if score_.made is not None else None
+    return [
+        ScoreLine(
+            hand=hand,
+            game_id=hand.game_id,
+            seat=seats[name],
+            points=points,
+            went_out=name in score_.went_out,
+            bid_made=(name in made) if made is not None else None,
+            won=name in score_.won,
+        )
+        for name, points in score_.scores.items()
+    ]
+
+
+def _add_to_totals(game: Game, scores: Iterable[tuple[str, int]], sign: int) -> None:
+    totals = dict(game.totals)
+    for name, points in scores:
+        totals[name] = totals.get(name, 0) + sign * points
+    game.totals = totals
+
+
+def _write_hand(
+    *,
+    game: Game,
+    number: int,
+    revision: int,
+    entry: object,
+    engine: EngineGame[Any, Any],
+    record: Any,
+    score_: HandScore,
+    seats: dict[str, Seat],
+    entered_by: User,
+    via: str,
+    idempotency_key: str,
+    replaces: Hand | None = None,
+) -> Hand:
+    hand = Hand.objects.create(
+        game=game,
+        number=number,
+        revision=revision,
+        sequence=engine.hand_number(record),
+        entry=entry,
+        record=engine.hand_to_json(record),
+        warnings=[w.to_json() for w in score_.warnings],
+        rules_version=engine.rules_version,
+        replaces=replaces,
+        idempotency_key=idempotency_key,
+        entered_by=_user(entered_by),
+        entered_via=via,
+    )
+    ScoreLine.objects.bulk_create(_lines(hand, score_, seats))
+    _add_to_totals(game, score_.scores.items(), +1)
+    return hand
+
+
+def _line_scores(hand: Hand) -> list[tuple[str, int]]:
+    return [(line.seat.name, line.points) for line in hand.lines.select_related("seat")]
+
+
+def _locked(game: Game) -> Game:
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def _seats(game: Game) -> dict[str, Seat]:
+    return {s.name: s for s in game.seats.order_by("position")}
+
+
+# --- games ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_start(
+    *,
+    kind: str,
+    players: Sequence[str | SeatSpec],
+    options: object = None,
+    stake: object = None,
+    currency: object = None,
+    club: Any = None,
+    created_by: User = None,
+    idempotency_key: str | None = None,
+) -> tuple[Game, bool]:
+    """Seat players at a new game (rules: the game's player count; names as the format).
+
+    Args:
+        kind: ``"tonk"``, ``"rook"`` or ``"bluke"``.
+        players: seat order, clockwise; names, or :class:`SeatSpec` naming club players.
+        options: house rules (JSON object); missing keys take the rules' defaults.
+        stake: Tonk only: the money value of one stake unit, a decimal string (``"0.25"``).
+        currency: Tonk only: a three-letter code.
+        club: the club the game belongs to (its members may see and change it).
+        created_by: the user starting the game.
+        idempotency_key: a retry with the same key (same user) returns the first game.
+
+    Returns:
+        (the game, whether it was created now).
+
+    Raises:
+        SheetError: a bad game, option, stake, currency, name or number of players.
+    """
+    owner = _user(created_by)
+    if idempotency_key and owner is not None:
+        existing = Game.objects.filter(created_by=owner, idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return existing, False
+    specs = [p if isinstance(p, SeatSpec) else SeatSpec(p) for p in players]
+    try:
+        engine = find_game(kind)
+        engine.options(options)  # validates; the game keeps the options as given
+        if engine.name != "tonk" and (stake not in (None, "") or currency not in (None, "")):
+            raise FormatError("a stake and a currency are for Tonk only", detail="key_not_allowed")
+        stake_text = str(parse_stake(stake)) if stake not in (None, "") else ""
+        currency_text = parse_currency(currency) if currency not in (None, "") else ""
+        names = [s.name for s in specs]
+        verify_player_names(names)
+        engine.verify_players(names)
+    except RuleError as exc:
+        raise SheetError(exc) from exc
+    player_ids = {s.player_id for s in specs if s.player_id is not None}
+    if player_ids and (
+        club is None or club.players.filter(pk__in=player_ids).count() != len(player_ids)
+    ):
+        raise SheetError(
+            PlayerError("a seated club player must be a player of the game's club", detail="club")
+        )
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                kind=engine.name,
+                club=club,
+                created_by=owner,
+                options=dict(options) if isinstance(options, dict) else {},
+                rules_version=engine.rules_version,
+                stake=stake_text,
+                currency=currency_text,
+                idempotency_key=idempotency_key or "" if owner is not None else "",
+                totals={s.name: 0 for s in specs},
+            )
+    except IntegrityError:  # the same key, created meanwhile by a concurrent request
+        return Game.objects.get(created_by=owner, idempotency_key=idempotency_key), False
+    Seat.objects.bulk_create(
+        Seat(game=game, position=i, name=s.name, player_id=s.player_id) for i, s in enumerate(specs)
+    )
+    _announce(game.pk)
+    return game, True
+
+
+@transaction.atomic
+def game_finish(*, game: Game) -> Game:
+    """Mark a game finished: no new hands (corrections and voids stay possible). Idempotent."""
+    game = _locked(game)
+    if game.state != Game.State.FINISHED:
+        game.state = Game.State.FINISHED
+        game.finished_at = timezone.now()
+        game.save(update_fields=("state", "finished_at"))
+        _announce(game.pk)
+    return game
+
+
+# --- hands ------------------------------------------------------------------------------------
+
+
+def _replayed(game: Game, key: str | None, entry: object, *, number: int | None) -> Hand | None:
+    """The hand an earlier request with this idempotency key wrote, if any.
+
+    Raises:
+        IdempotencyKeyReused: the key was used for a different hand or a different number.
+    """
+    if not key:
+        return None
+    hand = game.hands.filter(idempotency_key=key).first()
+    if hand is None:
+        return None
+    if hand.entry != entry or (number is not None and hand.number != number):
+        raise IdempotencyKeyReused(
+            "this idempotency key was used for a different write", number=hand.number
+        )
+    return hand
+
+
+def _current(game: Game) -> list[Hand]:
+    return list(game.hands.filter(state=Hand.State.CURRENT).order_by("number"))
+
+
+def _next_revision(game: Game, number: int) -> int:
+    last = game.hands.filter(number=number).order_by("-revision").first()
+    return 1 if last is None else last.revision + 1
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    game: Game,
+    entry: object,
+    entered_by: User = None,
+    via: str = Hand.Via.USER,
+    idempotency_key: str | None = None,
+) -> tuple[Hand, bool]:
+    """Check, score and record the next hand (or round) of a game, with its score lines.
+
+    Args:
+        game: the game; it must be in play.
+        entry: one hand object of the score-sheet format, stored verbatim.
+        entered_by: the user who entered it (None for a table link).
+        via: how it came (signed-in user, table link).
+        idempotency_key: the device's key for this write: a retry with the same key returns
+            the hand the first request recorded, and records nothing.
+
+    Returns:
+        (the hand, whether it was recorded now).
+
+    Raises:
+        SheetError: the hand breaks a rule; ``hand`` is its position in the sheet.
+        GameFinished: the game is finished.
+    """
+    game = _locked(game)
+    existing = _replayed(game, idempotency_key, entry, number=None)
+    if existing is not None:
+        return existing, False
+    if game.state == Game.State.FINISHED:
+        raise GameFinished("the game is finished: no more hands", game=game.pk)
+    engine, options, names = engine_of(game)
+    current = _current(game)
+    previous = current[-1].sequence if current else None
+    try:
+        record = engine.read_hand(entry, players=names, options=options, previous=previous)
+    except RuleError as exc:
+        raise SheetError(exc, len(current) + 1) from exc
+    number = current[-1].number + 1 if current else 1
+    hand = _write_hand(
+        game=game,
+        number=number,
+        revision=_next_revision(game, number),
+        entry=entry,
+        engine=engine,
+        record=record,
+        score_=engine.score_hand(record, players=names, options=options),
+        seats=_seats(game),
+        entered_by=entered_by,
+        via=via,
+        idempotency_key=idempotency_key or "",
+    )
+    game.save(update_fields=("totals",))
+    _announce(game.pk)
+    return hand, True
+
+
+@transaction.atomic
+def hand_correct(
+    *,
+    game: Game,
+    number: int,
+    revision: int,
+    entry: object,
+    entered_by: User = None,
+    via: str = Hand.Via.USER,
+    idempotency_key: str | None = None,
+) -> tuple[Hand, bool]:
+    """Correct hand ``number``: a new revision that replaces the current one; every later
+    total follows.
+
+    Args:
+        number: the hand's number in the game.
+        revision: the revision the correction was made from; it must still be current.
+        entry: the corrected hand object, stored verbatim.
+        idempotency_key: a retry with the same key returns the revision it wrote.
+
+    Returns:
+        (the new revision, whether it was written now).
+
+    Raises:
+        HandNotFound: no current hand ``number``.
+        StaleRevision: ``revision`` is not the current one (``current_revision`` says which is).
+        SheetError: the corrected hand breaks a rule (including a round or hand number that
+            would break the sequence with the hands around it).
+    """
+    game = _locked(game)
+    existing = _replayed(game, idempotency_key, entry, number=number)
+    if existing is not None:
+        return existing, False
+    current = _current(game)
+    index = next((i for i, h in enumerate(current) if h.number == number), None)
+    if index is None:
+        raise HandNotFound(f"no current hand {number}", number=number)
+    old = current[index]
+    if old.revision != revision:
+        raise StaleRevision(
+            f"hand {number} is at revision {old.revision}, not {revision}",
+            number=number,
+            current_revision=old.revision,
+        )
+    engine, options, names = engine_of(game)
+    previous = current[index - 1].sequence if index else None
+    try:
+        record = engine.read_hand(entry, players=names, options=options, previous=previous)
+        following = current[index + 1] if index + 1 < len(current) else None
+        new_sequence = engine.hand_number(record)
+        if (
+            following is not None
+            and new_sequence is not None
+            and following.sequence != new_sequence + 1
+        ):
+            raise SequenceError(
+                f"{engine.number_key} {following.sequence} follows; "
+                f"this {engine.number_key} must stay {old.sequence}",
+                detail="not_consecutive",
+            )
+    except RuleError as exc:
+        raise SheetError(exc, index + 1) from exc
+    _add_to_totals(game, _line_scores(old), -1)
+    old.state = Hand.State.SUPERSEDED
+    old.save(update_fields=("state",))
+    hand = _write_hand(
+        game=game,
+        number=number,
+        revision=_next_revision(game, number),
+        entry=entry,
+        engine=engine,
+        record=record,
+        score_=engine.score_hand(record, players=names, options=options),
+        seats=_seats(game),
+        entered_by=entered_by,
+        via=via,
+        idempotency_key=idempotency_key or "",
+        replaces=old,
+    )
+    game.save(update_fields=("totals",))
+    _announce(game.pk)
+    return hand, True
+
+
+@transaction.atomic
+def hand_void(*, game: Game, number: int) -> Hand:
+    """Void hand ``number``: it no longer counts. Tonk: any hand. Rook and Bluke: only the
+    latest, so the sequence of rounds or hands stays whole (an earlier one is corrected
+    instead). Voiding a hand already voided returns it unchanged.
+
+    Raises:
+        HandNotFound: no hand ``number``.
+        VoidRefused: a Rook round or Bluke hand that is not the latest.
+    """
+    game = _locked(game)
+    current = _current(game)
+    hand = next((h for h in current if h.number == number), None)
+    if hand is None:
+        last = game.hands.filter(number=number).order_by("-revision").first()
+        if last is not None and last.state == Hand.State.VOIDED:
+            return last
+        raise HandNotFound(f"no current hand {number}", number=number)
+    engine = find_game(game.kind)
+    if engine.number_key is not None and hand is not current[-1]:
+        raise VoidRefused(
+            f"only the latest {engine.number_key} of {engine.title} can be voided, so that the "
+            f"sequence stays whole; correct {engine.number_key} {hand.sequence} instead",
+            number=number,
+            latest=current[-1].number,
+        )
+    _add_to_totals(game, _line_scores(hand), -1)
+    hand.state = Hand.State.VOIDED
+    hand.voided_at = timezone.now()
+    hand.save(update_fields=("state", "voided_at"))
+    game.save(update_fields=("totals",))
+    _announce(game.pk)
+    return hand
+
+
+def game_totals_rebuild(*, game: Game) -> dict[str, int]:
+    """Every seat's total recomputed from the current score lines (the source of truth);
+    ``Game.totals`` must always equal it. Writes nothing."""
+    return selectors.game_totals(game)
+
+
+# --- score sheets -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def scoresheet_import(
+    *,
+    sheet: object,
+    club: Any = None,
+    created_by: User = None,
+    idempotency_key: str | None = None,
+) -> tuple[Game, bool]:
+    """Import a whole score sheet as a new game, its hands stored verbatim, scored and lined.
+
+    Returns:
+        (the game, whether it was created now; a retry with the same key returns the first).
+
+    Raises:
+        SheetError: the sheet breaks a rule or the format; nothing is stored.
+    """
+    checked = read_sheet(sheet)
+    assert isinstance(sheet, dict)
+    result = score(checked)
+    game, created = game_start(
+        kind=checked.game.name,
+        players=list(checked.players),
+        options=sheet.get("options"),
+        stake=sheet.get("stake"),
+        currency=sheet.get("currency"),
+        club=club,
+        created_by=created_by,
+        idempotency_key=idempotency_key,
+    )
+    if not created:
+        return game, False
+    engine = checked.game
+    seats = _seats(game)
+    for number, (entry, record, score_) in enumerate(
+        zip(sheet["hands"], checked.hands, result.hands, strict=True), 1
+    ):
+        _write_hand(
+            game=game,
+            number=number,
+            revision=1,
+            entry=entry,
+            engine=engine,
+            record=record,
+            score_=score_,
+            seats=seats,
+            entered_by=created_by,
+            via=Hand.Via.IMPORT,
+            idempotency_key="",
+        )
+    game.save(update_fields=("totals",))
+    return game, True
 
 
 @transaction.atomic

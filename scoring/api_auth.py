@@ -1,0 +1,72 @@
+"""How a caller reaches a game through the API: a signed-in user (session or token) sees the
+games of their clubs and the games they created; a table device holds the game's private table
+key (``Authorization: Table <key>``) and reaches that one game only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AnonymousUser
+from django.http import Http404
+from django.utils.translation import gettext_lazy as _
+from rest_framework import authentication, exceptions
+from rest_framework.request import Request
+
+from scoring.models import Game
+from scoring.selectors import games_visible_to
+
+
+@dataclass(frozen=True)
+class TableAccess:
+    """The credentials of a table device: the one game its key opens."""
+
+    game_id: int
+
+
+class TableKeyAuthentication(authentication.BaseAuthentication):
+    """``Authorization: Table <key>``: the game's private table key."""
+
+    keyword = "Table"
+
+    def authenticate(self, request: Request) -> tuple[AnonymousUser, TableAccess] | None:
+        parts = authentication.get_authorization_header(request).split()
+        if not parts or parts[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed(_("Give the table key after 'Table'."))
+        game_id = (
+            Game.objects.filter(table_key=parts[1].decode(errors="replace"))
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if game_id is None:
+            raise exceptions.AuthenticationFailed(_("No game has this table key."))
+        return AnonymousUser(), TableAccess(game_id)
+
+    def authenticate_header(self, request: Request) -> str:
+        return self.keyword
+
+
+def is_table(request: Request) -> bool:
+    """Whether the caller is a table device (a table key, no user)."""
+    return isinstance(request.auth, TableAccess)
+
+
+def game_for(request: Request, game_id: int) -> Game:
+    """The game ``game_id`` if the caller may see and change it.
+
+    Raises:
+        NotAuthenticated: no user and no table key.
+        Http404: the game does not exist or is not the caller's (the same answer, so that
+            other clubs' games cannot be discovered).
+    """
+    if isinstance(request.auth, TableAccess):
+        if request.auth.game_id != game_id:
+            raise Http404
+        return Game.objects.get(pk=game_id)
+    if not request.user or not request.user.is_authenticated:
+        raise exceptions.NotAuthenticated
+    game = games_visible_to(request.user).filter(pk=game_id).first()
+    if game is None:
+        raise Http404
+    return game

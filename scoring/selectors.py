@@ -1,0 +1,179 @@
+"""Reads of the scoring app: which games a caller may see, a game's results, its hands, its
+score sheet (JSON and CSV) and the Tonk settle-up. Every figure comes from the score lines."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Prefetch, Q, QuerySet
+
+from scoring.models import Game, Hand, ScoreLine
+from tonkrules import find_game
+from tonkrules.settle import fewest_payments
+from tonkrules.sheet import FORMAT, RESULT_FORMAT, money
+
+
+def games_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
+    """Games of the user's clubs and games the user created; none for an anonymous user."""
+    if not user.is_authenticated:
+        return Game.objects.none()
+    return Game.objects.filter(Q(club__members=user) | Q(created_by=user)).distinct()
+
+
+def game_can_change(user: AbstractBaseUser | AnonymousUser, game: Game) -> bool:
+    """Whether ``user`` may see and change ``game`` (a member of its club, or its creator)."""
+    return games_visible_to(user).filter(pk=game.pk).exists()
+
+
+def current_hands(game: Game) -> list[Hand]:
+    """The game's current hands in order, each with its score lines (and their seats)."""
+    lines = ScoreLine.objects.select_related("seat").order_by("seat__position")
+    return list(
+        game.hands.filter(state=Hand.State.CURRENT)
+        .order_by("number")
+        .prefetch_related(Prefetch("lines", queryset=lines))
+    )
+
+
+def hand_scores(hand: Hand) -> dict[str, int]:
+    """Seat name → points (or stake units) of one hand revision, in seat order."""
+    return {line.seat.name: line.points for line in hand.lines.all()}
+
+
+def _names(game: Game) -> list[str]:
+    return list(game.seats.order_by("position").values_list("name", flat=True))
+
+
+def game_results(game: Game, hands: list[Hand] | None = None) -> dict[str, object]:
+    """The result object of the score-sheet format, from the score lines: per-hand scores
+    (with number, revision and running totals), totals, ranking and, for Tonk with a stake,
+    money."""
+    names = _names(game)
+    hands = current_hands(game) if hands is None else hands
+    running = dict.fromkeys(names, 0)
+    out_hands = []
+    for hand in hands:
+        scores = hand_scores(hand)
+        for name, points in scores.items():
+            running[name] += points
+        entry: dict[str, object] = {
+            "number": hand.number,
+            "revision": hand.revision,
+            "scores": scores,
+            "running": dict(running),
+        }
+        if hand.warnings:
+            entry["warnings"] = hand.warnings
+        out_hands.append(entry)
+    result: dict[str, object] = {
+        "format": RESULT_FORMAT,
+        "game": game.kind,
+        "players": names,
+        "hands": out_hands,
+        "totals": running,
+        "ranking": find_game(game.kind).rank(running, names),
+    }
+    if game.stake:
+        stake = Decimal(game.stake)
+        result["money"] = {p: format(money(stake, running[p]), "f") for p in names}
+    return result
+
+
+def scoresheet_export(game: Game) -> dict[str, object]:
+    """The game's canonical score sheet: canonical card notation and the format's keys only.
+    Scoring it gives the game's results; exporting an imported export gives the same text."""
+    sheet: dict[str, object] = {"format": FORMAT, "game": game.kind, "players": _names(game)}
+    if game.options:
+        sheet["options"] = game.options
+    if game.stake:
+        sheet["stake"] = game.stake
+    if game.currency:
+        sheet["currency"] = game.currency
+    sheet["hands"] = list(
+        game.hands.filter(state=Hand.State.CURRENT)
+        .order_by("number")
+        .values_list("record", flat=True)
+    )
+    return sheet
+
+
+CSV_COLUMNS = (
+    "hand",
+    "number",
+    "revision",
+    "round_or_hand",
+    "seat",
+    "player",
+    "score",
+    "running",
+    "went_out",
+    "bid_made",
+    "won",
+)
+
+
+def scoresheet_csv(game: Game) -> str:
+    """The score sheet as CSV: one row per hand and player (points or stake units, the running
+    total and the facts), hands in order."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    running: dict[str, int] = defaultdict(int)
+    for position, hand in enumerate(current_hands(game), 1):
+        for line in hand.lines.all():
+            running[line.seat.name] += line.points
+            writer.writerow(
+                (
+                    position,
+                    hand.number,
+                    hand.revision,
+                    "" if hand.sequence is None else hand.sequence,
+                    line.seat.position + 1,
+                    line.seat.name,
+                    line.points,
+                    running[line.seat.name],
+                    int(line.went_out),
+                    "" if line.bid_made is None else int(line.bid_made),
+                    int(line.won),
+                )
+            )
+    return out.getvalue()
+
+
+def game_totals(game: Game) -> dict[str, int]:
+    """Every seat's total, summed from the current score lines (the source of truth), in seat
+    order. ``Game.totals`` caches the same values."""
+    totals = dict.fromkeys(_names(game), 0)
+    for name, points in ScoreLine.objects.filter(
+        game=game, hand__state=Hand.State.CURRENT
+    ).values_list("seat__name", "points"):
+        totals[name] += points
+    return totals
+
+
+def tonk_settle_up(game: Game) -> dict[str, Any]:
+    """Each player's net in stake units (and money, with a stake), and the fewest payments
+    that settle the table (``tonkrules.settle``)."""
+    names = _names(game)
+    net = game_totals(game)
+    stake = Decimal(game.stake) if game.stake else None
+    payments = []
+    for p in fewest_payments(net):
+        row: dict[str, Any] = {"payer": p.payer, "payee": p.payee, "units": p.units}
+        if stake is not None:
+            row["amount"] = format(money(stake, p.units), "f")
+        payments.append(row)
+    out: dict[str, Any] = {"net": net, "payments": payments, "currency": game.currency}
+    if stake is not None:
+        out["money"] = {p: format(money(stake, net[p]), "f") for p in names}
+    return out
+
+
+def hand_history(game: Game, number: int) -> list[Hand]:
+    """Every revision of hand ``number``, oldest first (who entered it, when, what)."""
+    return list(game.hands.filter(number=number).order_by("revision").select_related("entered_by"))
