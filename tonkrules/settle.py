@@ -45,7 +45,9 @@ def _zero_sum_groups(names: list[str], net: Mapping[str, int]) -> list[list[str]
         if gain and current:
             groups.append(current)
             current = []
-        i = next(i for i in range(k) if mask >> i & 1 and best[mask & ~(1 << i)] + gain == best[mask])
+        i = next(
+            i for i in range(k) if mask >> i & 1 and best[mask & ~(1 << i)] + gain == best[mask]
+        )
         current.append(names[i])
         mask &= ~(1 << i)
     if current:
