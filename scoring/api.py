@@ -67,7 +67,8 @@ class SignedIn(BasePermission):
 class GameApiView(APIView):
     """Base of the game endpoints: users by session or token, table devices by table key."""
 
-    authentication_classes = (SessionAuthentication, TokenAuthentication, TableKeyAuthentication)
+    # Token first: an unauthenticated request gets 401 with a WWW-Authenticate challenge.
+    authentication_classes = (TokenAuthentication, TableKeyAuthentication, SessionAuthentication)
     permission_classes = (SignedInOrTableKey,)
 
     def via(self) -> str:
