@@ -1,19 +1,71 @@
+from typing import Any
+
 from django.contrib import admin
 
-from scoring.models import ScoresheetJob
+from scoring.models import Game, Hand, ScoreLine, ScoresheetJob, Seat
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Records written by the services only (they validate and score): read-only here."""
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("position", "name", "player")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ("id", "kind", "club", "state", "created_by", "created_at")
+    list_filter = ("kind", "state", "club")
+    date_hierarchy = "created_at"
+    exclude = ("table_key", "idempotency_key")
+    inlines = (SeatInline,)
+
+
+class ScoreLineInline(admin.TabularInline):
+    model = ScoreLine
+    extra = 0
+    fields = ("seat", "points", "went_out", "bid_made", "won")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Hand)
+class HandAdmin(ReadOnlyAdmin):
+    list_display = (
+        "game",
+        "number",
+        "revision",
+        "state",
+        "entered_by",
+        "entered_via",
+        "created_at",
+    )
+    list_filter = ("state", "entered_via")
+    exclude = ("idempotency_key",)
+    inlines = (ScoreLineInline,)
 
 
 @admin.register(ScoresheetJob)
-class ScoresheetJobAdmin(admin.ModelAdmin):
-    """Read-only view of background scoring jobs: they are written by services only."""
+class ScoresheetJobAdmin(ReadOnlyAdmin):
+    """Background scoring jobs."""
 
     list_display = ("id", "status", "created_at", "finished_at")
     list_filter = ("status",)
     date_hierarchy = "created_at"
-    readonly_fields = ("sheet", "result", "status", "created_at", "finished_at")
-
-    def has_add_permission(self, request: object) -> bool:
-        return False
-
-    def has_change_permission(self, request: object, obj: object = None) -> bool:
-        return False

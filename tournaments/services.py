@@ -4,6 +4,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from tournaments.models import Club, Membership, Player
+
+DEMO_CLUB_NAME = "Demo Card Club"
+DEMO_PLAYERS = ("Ana", "Ben", "Cyd", "Dee")
+
 
 @transaction.atomic
 def demo_superuser_ensure(*, username: str, password: str) -> tuple[AbstractBaseUser, bool]:
@@ -27,3 +32,18 @@ def demo_superuser_ensure(*, username: str, password: str) -> tuple[AbstractBase
     if changed:
         user.save()
     return user, changed
+
+
+@transaction.atomic
+def demo_club_ensure(*, director: AbstractBaseUser) -> tuple[Club, bool]:
+    """Make sure the demo club exists, with ``director`` as its director and four players.
+
+    Returns the club and whether it was created now. Idempotent.
+    """
+    club, created = Club.objects.get_or_create(name=DEMO_CLUB_NAME)
+    Membership.objects.update_or_create(
+        club=club, user=director, defaults={"role": Membership.Role.DIRECTOR}
+    )
+    for name in DEMO_PLAYERS:
+        Player.objects.get_or_create(club=club, name=name)
+    return club, created

@@ -4,6 +4,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from tournaments.models import Club
+
 pytestmark = pytest.mark.django_db
 
 
@@ -20,6 +22,9 @@ def test_demo_creates_superuser_once_and_is_idempotent(settings, capsys) -> None
     assert second.password == first.password
     out = capsys.readouterr().out
     assert "created" in out and "already there" in out
+    club = Club.objects.get(name="Demo Card Club")
+    assert club.memberships.get(user=second).role == "director"
+    assert list(club.players.values_list("name", flat=True)) == ["Ana", "Ben", "Cyd", "Dee"]
 
 
 def test_demo_refuses_when_debug_is_off(settings) -> None:

@@ -1,0 +1,154 @@
+"""Where the time of recording a hand through the API goes: SQL queries and Python profile.
+
+    .venv/bin/python bench/profile_hand.py              # queries of one request, timings
+    .venv/bin/python bench/profile_hand.py --cprofile   # also the top functions (cProfile)
+
+In one process, without gunicorn or sockets, on the scratch database ``tabletally_bench_profile``
+(PostgreSQL at 127.0.0.1:5432, created, migrated and dropped at the end): the same two requests
+as ``bench/entry.py`` (``POST /api/v1/games/{id}/hands/`` and the bare ``POST /bench/bare/``,
+both with the game's table key) through Django's test client, with ``DEBUG=false``.
+It prints the SQL queries of one request of each (from ``CaptureQueriesContext``), the mean
+time of a request, how that time grows with the number of hands already in the game, and,
+with ``--cprofile``, the functions that take the time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.entry import (  # noqa: E402
+    GAME_BODY,
+    HAND_BODY,
+    database_create,
+    database_drop,
+    manage,
+    server_environment,
+)
+
+DB_NAME = "tabletally_bench_profile"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cprofile", action="store_true", help="print the top functions")
+    parser.add_argument("--requests", type=int, default=300, help="timed requests per endpoint")
+    args = parser.parse_args()
+    env = server_environment(DB_NAME)
+    try:
+        database_create(DB_NAME)
+        manage(env, "migrate", "--noinput")
+        os.environ.update(env)
+        return profile(args)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        database_drop(DB_NAME)
+
+
+def profile(args: argparse.Namespace) -> int:
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring import services
+
+    user = get_user_model().objects.create_user("bench", password=None)
+    body = json.dumps(HAND_BODY)
+    client = Client()
+    counter = iter(range(10**9))
+
+    def new_game():  # type: ignore[no-untyped-def]
+        game, _ = services.game_start(
+            kind=GAME_BODY["game"],
+            players=[p["name"] for p in GAME_BODY["players"]],
+            stake=GAME_BODY["stake"],
+            created_by=user,
+        )
+        return game
+
+    def post(game, path: str) -> int:  # type: ignore[no-untyped-def]
+        response = client.post(
+            path,
+            body,
+            content_type="application/json",
+            headers={
+                "Authorization": f"Table {game.table_key}",
+                "Idempotency-Key": f"profile-{next(counter)}",
+            },
+        )
+        assert response.status_code == 201, response.content
+        return response.status_code
+
+    def hand(game) -> int:  # type: ignore[no-untyped-def]
+        return post(game, f"/api/v1/games/{game.pk}/hands/")
+
+    def bare(game) -> int:  # type: ignore[no-untyped-def]
+        return post(game, "/bench/bare/")
+
+    game = new_game()
+    for _ in range(5):  # warm: imports, URL resolver, connection
+        hand(game)
+        bare(game)
+
+    for name, fn in (("hand", hand), ("bare", bare)):
+        with CaptureQueriesContext(connection) as captured:
+            fn(game)
+        total = sum(float(q["time"]) for q in captured.captured_queries)
+        print(f"\n## {name}: {len(captured)} queries ({total * 1000:.2f} ms in the database)\n")
+        for i, q in enumerate(captured.captured_queries, 1):
+            sql = q["sql"] if len(q["sql"]) < 240 else q["sql"][:237] + "..."
+            print(f"{i:2}. [{float(q['time']) * 1000:.2f} ms] {sql}")
+
+    print("\n## mean time of one request (in process, no HTTP)\n")
+    for name, fn in (("hand", hand), ("bare", bare)):
+        games = [new_game() for _ in range(args.requests)]
+        start = time.perf_counter()
+        for g in games:  # a fresh game each: the first hand of a game
+            fn(g)
+        elapsed = (time.perf_counter() - start) / len(games)
+        print(f"- {name}: {elapsed * 1000:.2f} ms")
+
+    print("\n## hand: time of one request by hands already in the game\n")
+    game = new_game()
+    done = 0
+    for size in (0, 10, 50, 100, 200, 400):
+        while done < size:
+            hand(game)
+            done += 1
+        start = time.perf_counter()
+        for _ in range(20):
+            hand(game)
+        done += 20
+        print(f"- {size:3} hands before: {(time.perf_counter() - start) / 20 * 1000:.2f} ms")
+
+    if args.cprofile:
+        games = [new_game() for _ in range(args.requests)]
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for g in games:
+            hand(g)
+        profiler.disable()
+        print(f"\n## cProfile: {args.requests} hands, one per fresh game\n")
+        stats = pstats.Stats(profiler).strip_dirs().sort_stats("cumulative")
+        stats.print_stats(45)
+        stats.sort_stats("tottime").print_stats(25)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
