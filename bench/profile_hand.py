@@ -69,7 +69,7 @@ def profile(args: argparse.Namespace) -> int:
 
     user = get_user_model().objects.create_user("bench", password=None)
     body = json.dumps(HAND_BODY)
-    client = Client()
+    client = Client(HTTP_HOST="127.0.0.1")  # ALLOWED_HOSTS has no "testserver"
     counter = iter(range(10**9))
 
     def new_game():  # type: ignore[no-untyped-def]
