@@ -42,7 +42,11 @@ def current_hands(game: Game) -> list[Hand]:
 
 def hand_scores(hand: Hand) -> dict[str, int]:
     """Seat name → points (or stake units) of one hand revision, in seat order."""
-    return {line.seat.name: line.points for line in hand.lines.all()}
+    if "lines" in getattr(hand, "_prefetched_objects_cache", {}):
+        lines = hand.lines.all()
+    else:
+        lines = hand.lines.select_related("seat").order_by("seat__position")
+    return {line.seat.name: line.points for line in lines}
 
 
 def _names(game: Game) -> list[str]:

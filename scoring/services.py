@@ -75,15 +75,10 @@ class SeatSpec:
     player_id: int | None = None
 
 
-def engine_of(game: Game) -> tuple[EngineGame[Any, Any], Any, list[str]]:
-    """The game's rules engine, its house rules and the seated players' names in seat order."""
+def engine_of(game: Game) -> tuple[EngineGame[Any, Any], Any, dict[str, Seat]]:
+    """The game's rules engine, its house rules, and its seats by name in seat order."""
     engine = find_game(game.kind)
-    names = (
-        [s.name for s in game.seats.all()]
-        if hasattr(game, "_prefetched_objects_cache")
-        else list(game.seats.order_by("position").values_list("name", flat=True))
-    )
-    return engine, engine.options(game.options), names
+    return engine, engine.options(game.options), _seats(game)
 
 
 def _user(user: User) -> AbstractBaseUser | None:
@@ -313,14 +308,19 @@ def hand_record(
         return existing, False
     if game.state == Game.State.FINISHED:
         raise GameFinished("the game is finished: no more hands", game=game.pk)
-    engine, options, names = engine_of(game)
-    current = _current(game)
-    previous = current[-1].sequence if current else None
+    engine, options, seats = engine_of(game)
+    names = list(seats)
+    current = list(
+        game.hands.filter(state=Hand.State.CURRENT)
+        .order_by("number")
+        .values_list("number", "sequence")
+    )
+    previous = current[-1][1] if current else None
     try:
         record = engine.read_hand(entry, players=names, options=options, previous=previous)
     except RuleError as exc:
         raise SheetError(exc, len(current) + 1) from exc
-    number = current[-1].number + 1 if current else 1
+    number = current[-1][0] + 1 if current else 1
     hand = _write_hand(
         game=game,
         number=number,
@@ -329,7 +329,7 @@ def hand_record(
         engine=engine,
         record=record,
         score_=engine.score_hand(record, players=names, options=options),
-        seats=_seats(game),
+        seats=seats,
         entered_by=entered_by,
         via=via,
         idempotency_key=idempotency_key or "",
@@ -383,7 +383,8 @@ def hand_correct(
             number=number,
             current_revision=old.revision,
         )
-    engine, options, names = engine_of(game)
+    engine, options, seats = engine_of(game)
+    names = list(seats)
     previous = current[index - 1].sequence if index else None
     try:
         record = engine.read_hand(entry, players=names, options=options, previous=previous)
@@ -412,7 +413,7 @@ def hand_correct(
         engine=engine,
         record=record,
         score_=engine.score_hand(record, players=names, options=options),
-        seats=_seats(game),
+        seats=seats,
         entered_by=entered_by,
         via=via,
         idempotency_key=idempotency_key or "",
