@@ -152,6 +152,18 @@ def profile(args: argparse.Namespace) -> int:
         done += 20
         print(f"- {size:3} hands before: {(time.perf_counter() - start) / 20 * 1000:.2f} ms")
 
+    print("\n## hand: where the time of one request goes (mean, fresh games)\n")
+    steps = step_timers()
+    games = [new_game() for _ in range(args.requests)]
+    start = time.perf_counter()
+    for g in games:
+        hand(g)
+    elapsed = (time.perf_counter() - start) / len(games)
+    steps.restore()
+    for name, (calls, seconds) in steps.totals.items():
+        print(f"- {name}: {seconds / len(games) * 1000:.2f} ms ({calls / len(games):g} calls)")
+    print(f"- the whole request (test client included): {elapsed * 1000:.2f} ms")
+
     if args.cprofile:
         games = [new_game() for _ in range(args.requests)]
         profiler = cProfile.Profile()
@@ -168,6 +180,56 @@ def profile(args: argparse.Namespace) -> int:
                           r"execute_sql|as_sql|execute)\)")
         stats.sort_stats("tottime").print_stats(15)
     return 0
+
+
+class StepTimers:
+    """Wraps functions (module, attribute name) with timers; ``restore()`` unwraps them."""
+
+    def __init__(self) -> None:
+        self.totals: dict[str, tuple[int, float]] = {}
+        self.patched: list[tuple[object, str, object]] = []
+
+    def wrap(self, owner: object, name: str, label: str) -> None:
+        original = getattr(owner, name, None)
+        if original is None:
+            return
+        self.totals[label] = (0, 0.0)
+
+        def timed(*args, **kwargs):  # type: ignore[no-untyped-def]
+            start = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                calls, seconds = self.totals[label]
+                self.totals[label] = (calls + 1, seconds + time.perf_counter() - start)
+
+        self.patched.append((owner, name, original))
+        setattr(owner, name, timed)
+
+    def restore(self) -> None:
+        for owner, name, original in reversed(self.patched):
+            setattr(owner, name, original)
+
+
+def step_timers() -> StepTimers:
+    """Timers on the steps of ``POST .../hands/``, outermost first (nested steps are part of
+    the step that calls them)."""
+    from scoring import api, api_auth, services
+
+    steps = StepTimers()
+    steps.wrap(api_auth.TableKeyAuthentication, "authenticate", "table key authentication")
+    steps.wrap(api, "game_for", "api: game_for (the game, again)")
+    steps.wrap(services, "hand_record", "services.hand_record (transaction included)")
+    for name in ("_locked", "_replayed", "engine_of", "_current", "_next_revision", "_seats"):
+        steps.wrap(services, name, f"  hand_record: {name}")
+    steps.wrap(services, "_write_hand", "  hand_record: _write_hand (insert hand and lines)")
+    from tonkrules import tonk
+
+    for name in ("read_hand", "score_hand"):
+        if hasattr(tonk, "Tonk"):
+            steps.wrap(tonk.Tonk, name, f"  hand_record: rules engine {name}")
+    steps.wrap(api, "hand_body", "api: hand_body (the answer)")
+    return steps
 
 
 if __name__ == "__main__":

@@ -1,0 +1,30 @@
+"""Recording a hand costs a fixed, small number of queries, however long the game."""
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from scoring import services
+from tests.scoring.conftest import new_key
+
+pytestmark = pytest.mark.django_db
+
+HAND = {"dealer": "Cy", "end": "knock", "by": "Ana", "held": {"Ana": "AS", "Ben": "KH", "Cy": "QH"}}
+
+
+@pytest.mark.parametrize("hands_before", [0, 30])
+def test_recording_a_hand_by_table_key_takes_a_fixed_number_of_queries(
+    hands_before: int, django_assert_max_num_queries: Any
+) -> None:
+    game, _ = services.game_start(kind="tonk", players=["Ana", "Ben", "Cy"])
+    for _ in range(hands_before):
+        services.hand_record(game=game, entry=HAND)
+    device = APIClient()
+    device.credentials(HTTP_AUTHORIZATION=f"Table {game.table_key}")
+    with django_assert_max_num_queries(13):
+        response = device.post(
+            f"/api/v1/games/{game.pk}/hands/", HAND, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
+        )
+    assert response.status_code == 201
+    assert response.json()["number"] == hands_before + 1
