@@ -57,6 +57,11 @@ Options:
                                3 s at saturation after 0.5 s of warm-up.
     --check                    exit 1 when a target is missed or any request failed.
     --db-name NAME             the scratch database (must start with ``tabletally_bench``).
+    --ref REF                  measure commit REF instead of the working tree: its tree is
+                               exported with ``git archive`` into a temporary directory (this
+                               run's ``bench/*.py`` copied over it) and served from there, so
+                               edits made to the working tree during the run do not change
+                               what is measured.
 
 The load generator is this process: plain sockets with keep-alive (the sync worker closes the
 connection after each answer, so with sync workers each request opens a new connection, as it
@@ -69,16 +74,19 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import itertools
 import json
 import math
 import os
 import platform
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import time
@@ -94,9 +102,11 @@ PG_HOST = "127.0.0.1"
 PG_PORT = 5432
 PG_USER = "postgres"
 DB_PREFIX = "tabletally_bench"
+APP_PATHS = ("config", "scoring", "tonkrules", "tournaments", "manage.py")
 
 P99_TARGET_MS = 30.0
 RATIO_TARGET = 0.6
+DISTURBED_CORES = 0.25  # other processes using more than this during a phase: a warning
 
 PLAYERS = ["Ana", "Ben", "Cy"]
 GAME_BODY = {"game": "tonk", "players": [{"name": n} for n in PLAYERS], "stake": "0.25"}
@@ -164,11 +174,11 @@ def server_environment(db_name: str) -> dict[str, str]:
     return env
 
 
-def manage(env: dict[str, str], *args: str) -> str:
-    """Run ``manage.py ARGS`` with the bench environment; its standard output."""
+def manage(env: dict[str, str], *args: str, source: Path = ROOT) -> str:
+    """Run ``manage.py ARGS`` of ``source`` with the bench environment; its standard output."""
     done = subprocess.run(
         [str(VENV_BIN / "python"), "manage.py", *args],
-        cwd=ROOT,
+        cwd=source,
         env=env,
         capture_output=True,
         text=True,
@@ -184,12 +194,17 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 user = get_user_model().objects.create_user("bench", password=None)
 print("TOKEN=" + Token.objects.create(user=user).key)
+import pathlib, scoring
+print("SOURCE=" + str(pathlib.Path(scoring.__file__).parents[1]))
 """
 
 
-def user_token_create(env: dict[str, str]) -> str:
-    out = manage(env, "shell", "-c", CREATE_USER)
-    return next(line[6:] for line in out.splitlines() if line.startswith("TOKEN="))
+def user_token_create(env: dict[str, str], source: Path) -> str:
+    out = manage(env, "shell", "-c", CREATE_USER, source=source)
+    printed = dict(line.partition("=")[::2] for line in out.splitlines() if "=" in line)
+    if Path(printed["SOURCE"]).resolve() != source.resolve():
+        raise RuntimeError(f"the app was imported from {printed['SOURCE']}, not from {source}")
+    return printed["TOKEN"]
 
 
 # --- gunicorn ---------------------------------------------------------------------------------
@@ -232,7 +247,7 @@ def free_port() -> int:
 class Server:
     """gunicorn in its own process group, its log in a temporary file."""
 
-    def __init__(self, spec: ServerSpec, env: dict[str, str]) -> None:
+    def __init__(self, spec: ServerSpec, env: dict[str, str], source: Path) -> None:
         self.spec = spec
         self.port = free_port()
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in stop())
@@ -244,14 +259,14 @@ class Server:
             "--bind",
             f"127.0.0.1:{self.port}",
             "--chdir",
-            str(ROOT),
+            str(source),
             *spec.args(),
             "--log-level",
             "warning",
         ]
         self.process = subprocess.Popen(
             command,
-            cwd=ROOT,
+            cwd=source,
             env=env,
             stdout=self.log,
             stderr=subprocess.STDOUT,
@@ -406,6 +421,7 @@ class Target:
 
     def __init__(self, name: str, port: int, games: Sequence[GameRef], path: str | None) -> None:
         self.name = name
+        self.port = port
         self.host = f"127.0.0.1:{port}"
         self.games = games
         self.path = path  # None: the hand endpoint of the request's game
@@ -470,13 +486,37 @@ def percentile(values: Sequence[float], p: float) -> float:
     return values[max(0, math.ceil(p / 100 * len(values)) - 1)]
 
 
-class CpuMeter:
-    """CPU used over an interval: by this process (the load generator) and by the machine."""
+@dataclass(frozen=True)
+class CpuUse:
+    """Cores used on average over a phase (None where /proc could not tell)."""
 
-    def __init__(self) -> None:
-        self.process = time.process_time()
-        self.wall = time.perf_counter()
-        self.machine = self._machine()
+    gunicorn: float | None  # gunicorn's master and workers
+    postgres: float | None  # the PostgreSQL backends serving the scratch database
+    client: float  # this process: the load generator
+    machine: float | None  # every process on the machine
+
+    @property
+    def other(self) -> float | None:
+        """Cores used by everything else (another job on the machine, PostgreSQL's own
+        background processes): how much the figures were disturbed."""
+        if self.machine is None or self.gunicorn is None or self.postgres is None:
+            return None
+        return max(0.0, self.machine - self.gunicorn - self.postgres - self.client)
+
+
+class CpuMeter:
+    """CPU time over an interval, from /proc (Linux): the load generator, gunicorn (its
+    session), the PostgreSQL backends of the scratch database, and the whole machine."""
+
+    TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+    def __init__(self, server_session: int, db_name: str) -> None:
+        self.session = server_session
+        self.backend = f" {db_name} ".encode()
+        self.start = self._snapshot()
+
+    def _snapshot(self) -> tuple[float, float, tuple[int, int] | None, dict[str, dict[int, float]]]:
+        return time.perf_counter(), time.process_time(), self._machine(), self._processes()
 
     @staticmethod
     def _machine() -> tuple[int, int] | None:
@@ -487,14 +527,52 @@ class CpuMeter:
         idle = fields[3] + fields[4]  # idle, iowait
         return sum(fields[:8]) - idle, sum(fields[:8])
 
-    def read(self) -> tuple[float, float | None]:
-        """(cores used by the load generator, cores busy on the machine)."""
-        wall = time.perf_counter() - self.wall
-        client = (time.process_time() - self.process) / wall
-        now, before = self._machine(), self.machine
-        if now is None or before is None or now[1] == before[1]:
-            return client, None
-        return client, (now[0] - before[0]) / (now[1] - before[1]) * (os.cpu_count() or 1)
+    def _processes(self) -> dict[str, dict[int, float]]:
+        """CPU seconds of each gunicorn process and each backend of the scratch database."""
+        found: dict[str, dict[int, float]] = {"gunicorn": {}, "postgres": {}}
+        try:
+            pids = [int(e.name) for e in os.scandir("/proc") if e.name.isdigit()]
+        except OSError:
+            return found
+        for pid in pids:
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_bytes()
+                fields = stat[stat.rindex(b")") + 2 :].split()
+                seconds = (int(fields[11]) + int(fields[12])) / self.TICK  # utime + stime
+                if int(fields[3]) == self.session:
+                    found["gunicorn"][pid] = seconds
+                elif (
+                    stat[stat.index(b"(") + 1 : stat.rindex(b")")] == b"postgres"
+                    # A backend's title: "postgres: USER DATABASE HOST(PORT) STATE".
+                    and self.backend in Path(f"/proc/{pid}/cmdline").read_bytes()
+                ):
+                    found["postgres"][pid] = seconds
+            except (OSError, ValueError, IndexError):
+                continue  # gone meanwhile, or not ours to read
+        return found
+
+    def read(self) -> CpuUse:
+        """The cores used since this meter was made."""
+        wall0, client0, machine0, processes0 = self.start
+        wall1, client1, machine1, processes1 = self._snapshot()
+        wall = wall1 - wall0
+        used: dict[str, float | None] = {}
+        for kind, now in processes1.items():
+            before = processes0[kind]
+            # A process born during the interval counts whole; one that ended is lost.
+            used[kind] = sum(t - before.get(pid, 0.0) for pid, t in now.items()) / wall
+        machine = None
+        if machine0 is not None and machine1 is not None and machine1[1] > machine0[1]:
+            share = (machine1[0] - machine0[0]) / (machine1[1] - machine0[1])
+            machine = share * (os.cpu_count() or 1)
+        if not processes1["gunicorn"]:
+            used = {"gunicorn": None, "postgres": None}
+        return CpuUse(
+            gunicorn=used["gunicorn"],
+            postgres=used["postgres"],
+            client=(client1 - client0) / wall,
+            machine=machine,
+        )
 
 
 @dataclass
@@ -508,8 +586,11 @@ class RateResult:
     max: float
     errors: int
     error_samples: list[str]
-    client_cpu: float
-    machine_cpu: float | None
+    cpu: CpuUse
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds
 
 
 @dataclass
@@ -521,8 +602,7 @@ class SaturationResult:
     p99: float
     errors: int
     error_samples: list[str]
-    client_cpu: float
-    machine_cpu: float | None
+    cpu: CpuUse
 
 
 def run_threads(count: int, work: Callable[[], None]) -> None:
@@ -534,7 +614,7 @@ def run_threads(count: int, work: Callable[[], None]) -> None:
 
 
 def fixed_rate(
-    target: Target, *, port: int, rate: float, seconds: float, connections: int
+    target: Target, *, probe: Callable[[], CpuMeter], rate: float, seconds: float, connections: int
 ) -> RateResult:
     """Open loop: request ``i`` is due at ``start + i / rate``; its latency runs from then."""
     total = round(rate * seconds)
@@ -543,7 +623,7 @@ def fixed_rate(
     start = time.perf_counter() + 0.1
 
     def client() -> None:
-        connection = Connection(port)
+        connection = Connection(target.port)
         try:
             while (i := next(due)) < total:
                 data = target.next_request()
@@ -555,9 +635,9 @@ def fixed_rate(
         finally:
             connection.close()
 
-    cpu = CpuMeter()
+    meter = probe()
     run_threads(connections, client)
-    client_cpu, machine_cpu = cpu.read()
+    cpu = meter.read()
     latencies = sorted(outcome.latencies)
     return RateResult(
         target=target.name,
@@ -569,23 +649,22 @@ def fixed_rate(
         max=(latencies[-1] if latencies else math.nan) * 1000,
         errors=outcome.errors,
         error_samples=outcome.error_samples,
-        client_cpu=client_cpu,
-        machine_cpu=machine_cpu,
+        cpu=cpu,
     )
 
 
 def saturation(
-    target: Target, *, port: int, clients: int, seconds: float, warmup: float
+    target: Target, *, probe: Callable[[], CpuMeter], clients: int, seconds: float, warmup: float
 ) -> SaturationResult:
     """Closed loop: ``clients`` connections, each sending as soon as its last answer came;
     the answers that arrive in the ``seconds`` after ``warmup`` are counted."""
     outcome = Outcome()
     began = time.perf_counter()
     window = (began + warmup, began + warmup + seconds)
-    meter: list[CpuMeter] = []
+    cpu: list[CpuUse] = []
 
     def client() -> None:
-        connection = Connection(port)
+        connection = Connection(target.port)
         try:
             while (sent := time.perf_counter()) < window[1]:
                 status, body = target.send(connection, target.next_request())
@@ -595,15 +674,16 @@ def saturation(
         finally:
             connection.close()
 
-    def start_meter() -> None:
-        time.sleep(warmup)
-        meter.append(CpuMeter())
+    def measure_cpu() -> None:  # over the window, as the requests counted
+        time.sleep(max(0.0, window[0] - time.perf_counter()))
+        meter = probe()
+        time.sleep(max(0.0, window[1] - time.perf_counter()))
+        cpu.append(meter.read())
 
-    timer = threading.Thread(target=start_meter, daemon=True)
+    timer = threading.Thread(target=measure_cpu, daemon=True)
     timer.start()
     run_threads(clients, client)
     timer.join()
-    client_cpu, machine_cpu = meter[0].read()
     latencies = sorted(outcome.latencies)
     return SaturationResult(
         target=target.name,
@@ -613,18 +693,17 @@ def saturation(
         p99=percentile(latencies, 99) * 1000,
         errors=outcome.errors,
         error_samples=outcome.error_samples,
-        client_cpu=client_cpu,
-        machine_cpu=machine_cpu,
+        cpu=cpu[0],
     )
 
 
-def warm_up(target: Target, *, port: int, requests: int, clients: int = 8) -> None:
+def warm_up(target: Target, *, requests: int, clients: int = 8) -> None:
     """Unmeasured requests: every worker has imported its code and opened its connection."""
     remaining = itertools.count()
     outcome = Outcome()
 
     def client() -> None:
-        connection = Connection(port)
+        connection = Connection(target.port)
         try:
             while next(remaining) < requests:
                 status, body = target.send(connection, target.next_request())
@@ -684,6 +763,18 @@ class ConfigResult:
     def ratio(self) -> float:
         return self.best("hand").rps / self.best("bare").rps
 
+    @staticmethod
+    def cpu_ms(x: SaturationResult) -> float:
+        """Milliseconds of CPU per request in gunicorn and PostgreSQL (NaN if unknown)."""
+        if x.cpu.gunicorn is None or x.cpu.postgres is None or not x.rps:
+            return math.nan
+        return (x.cpu.gunicorn + x.cpu.postgres) / x.rps * 1000
+
+    @property
+    def cost_ratio(self) -> float | None:
+        hand, bare = self.cpu_ms(self.best("hand")), self.cpu_ms(self.best("bare"))
+        return None if math.isnan(hand) or math.isnan(bare) else bare / hand
+
     def misses(self) -> list[str]:
         missed = []
         if not self.rate["hand"].p99 <= P99_TARGET_MS:
@@ -703,9 +794,14 @@ def log(message: str) -> None:
 
 
 def run_configuration(
-    spec: ServerSpec, env: dict[str, str], token: str, db_name: str, args: argparse.Namespace
+    spec: ServerSpec,
+    env: dict[str, str],
+    token: str,
+    args: argparse.Namespace,
+    source: Path,
 ) -> ConfigResult:
-    server = Server(spec, env)
+    db_name = args.db_name
+    server = Server(spec, env, source)
     try:
         server.wait_ready()
         log(f"[{spec}] gunicorn on port {server.port}; creating {args.games} games")
@@ -716,13 +812,17 @@ def run_configuration(
             "bare": Target("bare", server.port, games, "/bench/bare/"),
         }
         for target in targets.values():
-            warm_up(target, port=server.port, requests=max(200, 4 * spec.workers * spec.threads))
+            warm_up(target, requests=max(200, 4 * spec.workers * spec.threads))
+
+        def probe() -> CpuMeter:
+            return CpuMeter(server.process.pid, db_name)
+
         rate: dict[str, RateResult] = {}
         for name, target in targets.items():
             log(f"[{spec}] {name}: {args.rate:g} requests/s for {args.rate_seconds:g} s")
             rate[name] = fixed_rate(
                 target,
-                port=server.port,
+                probe=probe,
                 rate=args.rate,
                 seconds=args.rate_seconds,
                 connections=args.rate_connections,
@@ -734,7 +834,7 @@ def run_configuration(
                 log(f"[{spec}] {name}: {clients} clients for {args.sat_seconds:g} s")
                 result = saturation(
                     target,
-                    port=server.port,
+                    probe=probe,
                     clients=clients,
                     seconds=args.sat_seconds,
                     warmup=args.warmup_seconds,
@@ -767,8 +867,62 @@ def run_configuration(
 # --- report -----------------------------------------------------------------------------------
 
 
-def _cpu(value: float | None) -> str:
-    return "–" if value is None else f"{value:.2f}"
+CPU_HEADER = (
+    "CPU ms/request: gunicorn | PostgreSQL | machine busy (cores) | load generator (cores) "
+    "| other processes (cores) |"
+)
+CPU_COLUMNS = 5
+
+
+def cpu_cells(cpu: CpuUse, rps: float) -> str:
+    """Milliseconds of CPU per request in gunicorn and in PostgreSQL, then cores in use."""
+
+    def per_request(cores: float | None) -> str:
+        return "–" if cores is None or not rps else f"{cores / rps * 1000:.2f}"
+
+    def cores(value: float | None) -> str:
+        return "–" if value is None else f"{value:.2f}"
+
+    return " | ".join(
+        (
+            per_request(cpu.gunicorn),
+            per_request(cpu.postgres),
+            cores(cpu.machine),
+            cores(cpu.client),
+            cores(cpu.other),
+        )
+    )
+
+
+def git(*args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def working_tree_version() -> str:
+    """The commit of the working tree, and whether the app's files differ from it."""
+    try:
+        commit = git("rev-parse", "--short", "HEAD")
+        changed = git("status", "--porcelain", "--", *APP_PATHS)
+    except (OSError, subprocess.CalledProcessError):
+        return "an unknown commit"
+    return f"commit {commit}" + (" with uncommitted changes to the app" if changed else "")
+
+
+def snapshot_export(ref: str, into: Path) -> str:
+    """Export the tree of commit ``ref`` into ``into`` (``git archive``: the repository is only
+    read), with this run's ``bench/*.py`` copied over it; a description of what was exported."""
+    commit = git("rev-parse", "--verify", f"{ref}^{{commit}}")
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", commit], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    (into / "bench").mkdir(exist_ok=True)
+    for harness in (ROOT / "bench").glob("*.py"):
+        shutil.copy2(harness, into / "bench" / harness.name)
+    return f"commit {commit[:7]} ({ref}, exported; this bench/ harness)"
 
 
 def report(results: list[ConfigResult], args: argparse.Namespace) -> str:
@@ -782,9 +936,9 @@ def report(results: list[ConfigResult], args: argparse.Namespace) -> str:
         pass
     (pg_version,) = database_query(args.db_name, "SHOW server_version")[0]
     out = [
-        f"Run on {date.today().isoformat()}: {os.cpu_count()} cores ({cpu_model}), "
-        f"Python {platform.python_version()}, PostgreSQL {pg_version}, gunicorn, the load "
-        "generator and PostgreSQL on the same machine.",
+        f"Run on {date.today().isoformat()}, {args.measured}: {os.cpu_count()} "
+        f"cores ({cpu_model}), Python {platform.python_version()}, PostgreSQL {pg_version}; "
+        "gunicorn, the load generator and PostgreSQL on the same machine.",
         "",
         f"Endpoints: **hand** `POST /api/v1/games/{{id}}/hands/` (one Tonk hand); **bare** "
         f"`POST /bench/bare/` (the same table-key authentication, one INSERT). Fixed rate: "
@@ -801,20 +955,22 @@ def report(results: list[ConfigResult], args: argparse.Namespace) -> str:
             f"{r.hands_per_game[2]} (mean {r.hands_per_game[1]:.1f}); "
             f"{r.hands_recorded} hands recorded, {r.hands_answered_201} answered 201.",
             "",
-            f"| endpoint | at {args.rate:g} req/s: p50 ms | p90 ms | p99 ms | max ms | errors "
-            "| load generator CPU | machine CPU busy (cores) |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|",
+            f"At {args.rate:g} requests/s:",
+            "",
+            "| endpoint | p50 ms | p90 ms | p99 ms | max ms | errors | " + CPU_HEADER,
+            "|---|---:|---:|---:|---:|---:|" + "---:|" * CPU_COLUMNS,
         ]
         for name, x in r.rate.items():
             out.append(
                 f"| {name} | {x.p50:.1f} | {x.p90:.1f} | {x.p99:.1f} | {x.max:.1f} | {x.errors} "
-                f"| {x.client_cpu:.2f} | {_cpu(x.machine_cpu)} |"
+                f"| {cpu_cells(x.cpu, x.rps)} |"
             )
         out += [
             "",
-            "| endpoint | clients | requests/s | p50 ms | p99 ms | errors "
-            "| load generator CPU | machine CPU busy (cores) |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|",
+            "At saturation (closed-loop clients):",
+            "",
+            "| endpoint | clients | requests/s | p50 ms | p99 ms | errors | " + CPU_HEADER,
+            "|---|---:|---:|---:|---:|---:|" + "---:|" * CPU_COLUMNS,
         ]
         for name, runs in r.saturation.items():
             best = r.best(name)
@@ -822,7 +978,7 @@ def report(results: list[ConfigResult], args: argparse.Namespace) -> str:
                 rps = f"**{x.rps:.0f}**" if x is best else f"{x.rps:.0f}"
                 out.append(
                     f"| {name} | {x.clients} | {rps} | {x.p50:.1f} | {x.p99:.1f} | {x.errors} "
-                    f"| {x.client_cpu:.2f} | {_cpu(x.machine_cpu)} |"
+                    f"| {cpu_cells(x.cpu, x.rps)} |"
                 )
         p99, hand, bare = r.rate["hand"].p99, r.best("hand"), r.best("bare")
         out += [
@@ -834,7 +990,22 @@ def report(results: list[ConfigResult], args: argparse.Namespace) -> str:
             f"**{r.ratio:.2f}** (target ≥ {RATIO_TARGET}): "
             f"{'met' if r.ratio >= RATIO_TARGET else 'MISSED'}",
         ]
-        for name, x in [*r.rate.items(), *((n, b) for n, rs in r.saturation.items() for b in rs)]:
+        cost = r.cost_ratio
+        if cost is not None:
+            out.append(
+                f"- CPU per request (gunicorn + PostgreSQL) at saturation: hand "
+                f"{r.cpu_ms(hand):.2f} ms, bare {r.cpu_ms(bare):.2f} ms; bare/hand **{cost:.2f}** "
+                "(what the throughput ratio would be if CPU were the only limit; less sensitive "
+                "to other load on the machine)"
+            )
+        phases = [*r.rate.items(), *((n, b) for n, rs in r.saturation.items() for b in rs)]
+        disturbed = max((x.cpu.other or 0.0) for _, x in phases)
+        if disturbed > DISTURBED_CORES:
+            out.append(
+                f"- **other processes used up to {disturbed:.2f} cores during a phase**: the "
+                "figures are disturbed; run again on a quiet machine"
+            )
+        for name, x in phases:
             for sample in x.error_samples:
                 out.append(f"- error ({name}): `{sample}`")
     return "\n".join(out)
@@ -862,6 +1033,7 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     parser.add_argument("--db-name", default=DB_PREFIX)
+    parser.add_argument("--ref", help="measure this commit (exported), not the working tree")
     args = parser.parse_args(argv)
     if not args.db_name.startswith(DB_PREFIX):
         parser.error(f"--db-name must start with {DB_PREFIX}")
@@ -888,18 +1060,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, terminated)
     env = server_environment(args.db_name)
     results: list[ConfigResult] = []
-    try:
-        log(f"creating the scratch database {args.db_name}")
-        database_create(args.db_name)
-        manage(env, "migrate", "--noinput")
-        token = user_token_create(env)
-        for spec in args.gunicorn:
-            result = run_configuration(spec, env, token, args.db_name, args)
-            results.append(result)
-        text = report(results, args)
-    finally:
-        log(f"dropping the scratch database {args.db_name}")
-        database_drop(args.db_name)
+    with tempfile.TemporaryDirectory(prefix="tabletally-bench-") as scratch:
+        source = ROOT
+        args.measured = working_tree_version()
+        if args.ref:
+            source = Path(scratch)
+            args.measured = snapshot_export(args.ref, source)
+        log(f"measuring {args.measured}")
+        try:
+            log(f"creating the scratch database {args.db_name}")
+            database_create(args.db_name)
+            manage(env, "migrate", "--noinput", source=source)
+            token = user_token_create(env, source)
+            for spec in args.gunicorn:
+                results.append(run_configuration(spec, env, token, args, source))
+            text = report(results, args)
+        finally:
+            log(f"dropping the scratch database {args.db_name}")
+            database_drop(args.db_name)
     print(text)
     missed = [f"{r.spec}: {m}" for r in results for m in r.misses()]
     for miss in missed:

@@ -72,7 +72,7 @@ def profile(args: argparse.Namespace) -> int:
     client = Client(HTTP_HOST="127.0.0.1")  # ALLOWED_HOSTS has no "testserver"
     counter = iter(range(10**9))
 
-    def new_game():  # type: ignore[no-untyped-def]
+    def new_game():
         game, _ = services.game_start(
             kind=GAME_BODY["game"],
             players=[p["name"] for p in GAME_BODY["players"]],
@@ -81,7 +81,7 @@ def profile(args: argparse.Namespace) -> int:
         )
         return game
 
-    def post(game, path: str) -> int:  # type: ignore[no-untyped-def]
+    def post(game, path: str) -> int:
         response = client.post(
             path,
             body,
@@ -94,10 +94,10 @@ def profile(args: argparse.Namespace) -> int:
         assert response.status_code == 201, response.content
         return response.status_code
 
-    def hand(game) -> int:  # type: ignore[no-untyped-def]
+    def hand(game) -> int:
         return post(game, f"/api/v1/games/{game.pk}/hands/")
 
-    def bare(game) -> int:  # type: ignore[no-untyped-def]
+    def bare(game) -> int:
         return post(game, "/bench/bare/")
 
     game = new_game()
@@ -108,7 +108,7 @@ def profile(args: argparse.Namespace) -> int:
     for name, fn in (("hand", hand), ("bare", bare)):
         timings: list[float] = []
 
-        def timed(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        def timed(execute, sql, params, many, context, timings=timings):
             start = time.perf_counter()
             try:
                 return execute(sql, params, many, context)
@@ -161,7 +161,9 @@ def profile(args: argparse.Namespace) -> int:
     elapsed = (time.perf_counter() - start) / len(games)
     steps.restore()
     for name, (calls, seconds) in steps.totals.items():
-        print(f"- {name}: {seconds / len(games) * 1000:.2f} ms ({calls / len(games):g} calls)")
+        if calls:
+            mean = seconds / len(games) * 1000
+            print(f"- {name}: {mean:.2f} ms ({calls / len(games):g} calls)")
     print(f"- the whole request (test client included): {elapsed * 1000:.2f} ms")
 
     if args.cprofile:
@@ -173,11 +175,13 @@ def profile(args: argparse.Namespace) -> int:
         profiler.disable()
         print(f"\n## cProfile: {args.requests} hands, one per fresh game\n")
         stats = pstats.Stats(profiler).strip_dirs().sort_stats("cumulative")
-        stats.print_stats(r"\((post|dispatch|initial|authenticate|perform_authentication|"
-                          r"game_for|hand_record|hand_body|hand_scores|_replayed|_locked|"
-                          r"engine_of|_current|_next_revision|_write_hand|_seats|read_hand|"
-                          r"score_hand|save|render|rendered_content|_fetch_all|"
-                          r"execute_sql|as_sql|execute)\)")
+        stats.print_stats(
+            r"\((post|dispatch|initial|authenticate|perform_authentication|"
+            r"game_for|hand_record|hand_body|hand_scores|_replayed|_locked|"
+            r"engine_of|_current|_next_revision|_write_hand|_seats|read_hand|"
+            r"score_hand|save|render|rendered_content|_fetch_all|"
+            r"execute_sql|as_sql|execute)\)"
+        )
         stats.sort_stats("tottime").print_stats(15)
     return 0
 
@@ -195,7 +199,7 @@ class StepTimers:
             return
         self.totals[label] = (0, 0.0)
 
-        def timed(*args, **kwargs):  # type: ignore[no-untyped-def]
+        def timed(*args, **kwargs):
             start = time.perf_counter()
             try:
                 return original(*args, **kwargs)

@@ -218,4 +218,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "GameStateEnum": "scoring.models.Game.State",
+        "HandStateEnum": "scoring.models.Hand.State",
+    },
 }

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Prefetch
 from django.http import HttpResponse
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,8 +26,9 @@ from rest_framework.views import APIView, exception_handler
 
 from scoring import selectors, services
 from scoring.api_auth import TableKeyAuthentication, game_for, is_table
-from scoring.errors import HandNotFound, ScoringConflict
-from scoring.models import Game, Hand
+from scoring.errors import HandNotFound, NotTonk, ScoringConflict
+from scoring.models import Game, Hand, Seat
+from tonkrules.errors import FormatError
 from tonkrules.sheet import SheetError
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -36,11 +41,57 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
 )
 
 
+class StrictJSONParser(JSONParser):
+    """JSON only (other media types get 415), refusing text PostgreSQL cannot store (NUL,
+    unpaired surrogates) and nesting too deep to read, as the format's ``bad_format``."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise SheetError(
+                FormatError("the JSON is nested too deeply", detail="not_json")
+            ) from None
+        if _holds_unstorable_text(data):
+            raise SheetError(
+                FormatError("the text holds a NUL or an unpaired surrogate", detail="not_text")
+            )
+        return data
+
+
+def _holds_unstorable_text(value: object) -> bool:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if "\x00" in v or any("\ud800" <= c <= "\udfff" for c in v):
+                return True
+        elif isinstance(v, dict):
+            stack.extend(v)
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Rule errors → 400 with the format's error object; 404 for a missing hand; other
-    conflicts → 409 with their code and details; the rest as DRF does."""
+    """Rule errors → 400 with the format's error object, and so are requests that are not the
+    JSON an endpoint takes (``bad_format``, with DRF's field messages under ``fields``); 404
+    for a missing hand; other conflicts → 409 with their code and details; the rest as DRF
+    does (401, 403, 404, 405, 415)."""
     if isinstance(exc, SheetError):
         return Response(exc.to_json(), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, exceptions.ParseError | exceptions.ValidationError):
+        body: dict[str, Any] = {
+            "code": "bad_format",
+            "detail": "request",
+            "message": str(exc.detail)
+            if isinstance(exc, exceptions.ParseError)
+            else "the request does not fit the endpoint",
+        }
+        if isinstance(exc, exceptions.ValidationError):
+            body["fields"] = exc.detail
+        return Response({"error": body}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, HandNotFound):
         return Response({"conflict": exc.to_dict()}, status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, ScoringConflict):
@@ -70,6 +121,20 @@ class GameApiView(APIView):
     # Token first: an unauthenticated request gets 401 with a WWW-Authenticate challenge.
     authentication_classes = (TokenAuthentication, TableKeyAuthentication, SessionAuthentication)
     permission_classes = (SignedInOrTableKey,)
+    parser_classes = (StrictJSONParser,)
+
+    def member_club(self, club_id: object) -> Any:
+        """The club ``club_id`` if the signed-in user is a member (403 otherwise), or None."""
+        if club_id in (None, ""):
+            return None
+        try:
+            number = serializers.IntegerField().run_validation(club_id)
+        except exceptions.ValidationError as exc:
+            raise exceptions.ValidationError({"club": exc.detail}) from exc
+        club = self.request.user.clubs.filter(pk=number).first()
+        if club is None:
+            raise exceptions.PermissionDenied(_("You are not a member of that club."))
+        return club
 
     def via(self) -> str:
         return Hand.Via.TABLE if is_table(self.request) else Hand.Via.USER
@@ -168,22 +233,76 @@ RuleErrorOut = inline_serializer("RuleError", {"error": serializers.DictField()}
 ConflictOut = inline_serializer("Conflict", {"conflict": serializers.DictField()})
 
 
+def game_url(game: Game) -> str:
+    return reverse("scoring-api:game", args=[game.pk])
+
+
+def created_response(body: Any, created: bool, location: str) -> Response:
+    """201 with a Location header for a write that created something; 200 for its replay."""
+    if created:
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
+    return Response(body, status=status.HTTP_200_OK)
+
+
 # --- games ------------------------------------------------------------------------------------
 
 
-class GameListApi(GameApiView):
-    """``GET``: the games the caller may see. ``POST``: start a game (signed-in users)."""
+class StrictSerializer(serializers.Serializer):
+    """A serializer that refuses keys it does not declare (the format's rule for objects)."""
 
-    class InputSerializer(serializers.Serializer):
-        class SeatInput(serializers.Serializer):
-            name = serializers.CharField(max_length=80, trim_whitespace=False)
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise exceptions.ValidationError({key: [_("Unknown key.")] for key in unknown})
+        return super().to_internal_value(data)
+
+
+class GamePage(PageNumberPagination):
+    page_size = 50
+    max_page_size = 200
+    page_size_query_param = "page_size"
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    """A game in a list: who plays what, its state and its totals (no hands)."""
+    return {
+        "id": game.pk,
+        "game": game.kind,
+        "players": [s.name for s in game.seats.all()],
+        "club": game.club_id,
+        "state": game.state,
+        "created_at": game.created_at,
+        "totals": game.totals,
+    }
+
+
+class GameSummaryOut(serializers.Serializer):
+    """A game in a list (the schema of :func:`game_summary`)."""
+
+    id = serializers.IntegerField()
+    game = serializers.ChoiceField(choices=Game.Kind.choices)
+    players = serializers.ListField(child=serializers.CharField())
+    club = serializers.IntegerField(allow_null=True)
+    state = serializers.ChoiceField(choices=Game.State.choices)
+    created_at = serializers.DateTimeField()
+    totals = serializers.DictField(child=serializers.IntegerField())
+
+
+class GameListApi(GameApiView):
+    """``GET``: the games the caller may see, newest first, 50 a page. ``POST``: start a game
+    (signed-in users)."""
+
+    class InputSerializer(StrictSerializer):
+        class SeatInput(StrictSerializer):
+            name = serializers.CharField(allow_blank=True, trim_whitespace=False)
             player = serializers.IntegerField(required=False, allow_null=True)
 
         game = serializers.CharField()
-        players = serializers.ListField(child=SeatInput(), allow_empty=False)
+        players = serializers.ListField(child=SeatInput())
         options = serializers.JSONField(required=False)
-        stake = serializers.CharField(required=False, allow_blank=True)
-        currency = serializers.CharField(required=False, allow_blank=True)
+        stake = serializers.JSONField(required=False)
+        currency = serializers.JSONField(required=False)
         club = serializers.IntegerField(required=False, allow_null=True)
 
     def get_permissions(self) -> list[BasePermission]:
@@ -191,13 +310,21 @@ class GameListApi(GameApiView):
             return [SignedIn()]
         return super().get_permissions()
 
-    @extend_schema(responses={200: GameOut(many=True)})
+    @extend_schema(responses={200: GameSummaryOut(many=True)})
     def get(self, request: Request) -> Response:
         if is_table(request):
             games = Game.objects.filter(pk=request.auth.game_id)
         else:
             games = selectors.games_visible_to(request.user)
-        return Response([game_body(g, with_key=not is_table(request)) for g in games])
+        paginator = GamePage()
+        page = paginator.paginate_queryset(
+            games.order_by("-created_at", "-id").prefetch_related(
+                Prefetch("seats", queryset=Seat.objects.order_by("position"))
+            ),
+            request,
+            view=self,
+        )
+        return paginator.get_paginated_response([game_summary(g) for g in page or []])
 
     @extend_schema(
         request=InputSerializer,
@@ -208,25 +335,17 @@ class GameListApi(GameApiView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        club = None
-        if v.get("club") is not None:
-            club = request.user.clubs.filter(pk=v["club"]).first()
-            if club is None:
-                raise exceptions.PermissionDenied(_("You are not a member of that club."))
         game, created = services.game_start(
             kind=v["game"],
             players=[services.SeatSpec(s["name"], s.get("player")) for s in v["players"]],
             options=v.get("options"),
             stake=v.get("stake"),
             currency=v.get("currency"),
-            club=club,
+            club=self.member_club(v.get("club")),
             created_by=request.user,
             idempotency_key=self.idempotency_key(required=False),
         )
-        return Response(
-            game_body(game, with_key=True),
-            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
-        )
+        return created_response(game_body(game, with_key=True), created, game_url(game))
 
 
 class GameDetailApi(GameApiView):
@@ -256,7 +375,7 @@ class SettleUpApi(GameApiView):
                 {
                     "net": serializers.DictField(child=serializers.IntegerField()),
                     "money": serializers.DictField(child=serializers.CharField(), required=False),
-                    "currency": serializers.CharField(),
+                    "currency": serializers.CharField(allow_null=True),
                     "payments": serializers.ListField(child=serializers.DictField()),
                 },
             )
@@ -265,7 +384,7 @@ class SettleUpApi(GameApiView):
     def get(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
         if game.kind != Game.Kind.TONK:
-            raise exceptions.NotFound(_("Settling up is for Tonk, played for stakes."))
+            raise NotTonk("settling up is for Tonk, played for stakes", game=game.kind)
         return Response(selectors.tonk_settle_up(game))
 
 
@@ -295,8 +414,8 @@ class HandListApi(GameApiView):
             via=self.via(),
             idempotency_key=self.idempotency_key(required=True),
         )
-        return Response(
-            hand_body(hand), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return created_response(
+            hand_body(hand), created, reverse("scoring-api:hand", args=[game.pk, hand.number])
         )
 
 
@@ -370,20 +489,14 @@ class ScoresheetImportApi(GameApiView):
         },
     )
     def post(self, request: Request) -> Response:
-        club = None
-        if request.query_params.get("club"):
-            club = request.user.clubs.filter(pk=request.query_params["club"]).first()
-            if club is None:
-                raise exceptions.PermissionDenied(_("You are not a member of that club."))
         game, created = services.scoresheet_import(
             sheet=request.data,
-            club=club,
+            club=self.member_club(request.query_params.get("club")),
             created_by=request.user,
             idempotency_key=self.idempotency_key(required=False),
         )
-        return Response(
-            {"id": game.pk, "results": selectors.game_results(game)},
-            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        return created_response(
+            {"id": game.pk, "results": selectors.game_results(game)}, created, game_url(game)
         )
 
 

@@ -54,3 +54,9 @@ class IdempotencyKeyReused(ScoringConflict):
     """An idempotency key already used for a different write in this game."""
 
     code = "idempotency_key_reused"
+
+
+class NotTonk(ScoringConflict):
+    """Settling up is for Tonk, the game played for stakes."""
+
+    code = "not_tonk"

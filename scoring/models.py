@@ -4,6 +4,7 @@ The score lines are the source of truth for every total: ``Game.totals`` is a ca
 from them (``scoring.services.game_totals_rebuild``).
 """
 
+import json
 import secrets
 
 from django.conf import settings
@@ -62,6 +63,9 @@ class Game(models.Model):
         _("table key"), max_length=64, unique=True, default=new_table_key, editable=False
     )
     idempotency_key = models.CharField(max_length=255, blank=True, default="", editable=False)
+    request_fingerprint = models.CharField(
+        max_length=64, blank=True, default="", editable=False
+    )  # tells a retry from another request under the same idempotency key
     totals = models.JSONField(
         _("totals"), default=dict, blank=True, help_text=_("Derived from the score lines.")
     )
@@ -144,8 +148,12 @@ class Hand(models.Model):
         blank=True,
         help_text=_("Rook: the round (1-11); Bluke: the hand of the schedule (1-25)."),
     )
-    entry = models.JSONField(_("as entered"))
-    record = models.JSONField(_("canonical record"))
+    entry_text = models.TextField(
+        _("as entered"), help_text=_("The hand object as received, as JSON text in its key order.")
+    )
+    record_text = models.TextField(
+        _("canonical record"), help_text=_("The hand object in canonical form, as JSON text.")
+    )
     warnings = models.JSONField(_("warnings"), default=list, blank=True)
     rules_version = models.CharField(_("rules version"), max_length=32)
     replaces = models.OneToOneField(
@@ -192,6 +200,17 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} hand {self.number} r{self.revision} ({self.state})"
+
+    @property
+    def entry(self) -> object:
+        """The hand object as entered (JSON text stored verbatim, so its key order is kept)."""
+        return json.loads(self.entry_text)
+
+    @property
+    def record(self) -> dict[str, object]:
+        """The canonical hand object of the score-sheet format."""
+        record: dict[str, object] = json.loads(self.record_text)
+        return record
 
 
 class ScoreLine(models.Model):

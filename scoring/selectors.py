@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections import defaultdict
 from decimal import Decimal
 from typing import Any
@@ -98,11 +99,12 @@ def scoresheet_export(game: Game) -> dict[str, object]:
         sheet["stake"] = game.stake
     if game.currency:
         sheet["currency"] = game.currency
-    sheet["hands"] = list(
-        game.hands.filter(state=Hand.State.CURRENT)
+    sheet["hands"] = [
+        json.loads(text)
+        for text in game.hands.filter(state=Hand.State.CURRENT)
         .order_by("number")
-        .values_list("record", flat=True)
-    )
+        .values_list("record_text", flat=True)
+    ]
     return sheet
 
 
@@ -138,7 +140,7 @@ def scoresheet_csv(game: Game) -> str:
                     hand.revision,
                     "" if hand.sequence is None else hand.sequence,
                     line.seat.position + 1,
-                    line.seat.name,
+                    _cell(line.seat.name),
                     line.points,
                     running[line.seat.name],
                     int(line.went_out),
@@ -160,6 +162,11 @@ def game_totals(game: Game) -> dict[str, int]:
     return totals
 
 
+def _cell(text: str) -> str:
+    """A text cell a spreadsheet will not run as a formula (OWASP CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def tonk_settle_up(game: Game) -> dict[str, Any]:
     """Each player's net in stake units (and money, with a stake), and the fewest payments
     that settle the table (``tonkrules.settle``)."""
@@ -172,7 +179,7 @@ def tonk_settle_up(game: Game) -> dict[str, Any]:
         if stake is not None:
             row["amount"] = format(money(stake, p.units), "f")
         payments.append(row)
-    out: dict[str, Any] = {"net": net, "payments": payments, "currency": game.currency}
+    out: dict[str, Any] = {"net": net, "payments": payments, "currency": game.currency or None}
     if stake is not None:
         out["money"] = {p: format(money(stake, net[p]), "f") for p in names}
     return out

@@ -12,6 +12,9 @@ with the game's id: this is how ``tournaments`` hears of results (no Django sign
 
 from __future__ import annotations
 
+import hashlib
+import json
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -81,6 +84,40 @@ def engine_of(game: Game) -> tuple[EngineGame[Any, Any], Any, dict[str, Seat]]:
     return engine, engine.options(game.options), _seats(game)
 
 
+MAX_NAME_LENGTH = 80
+MAX_STAKE_LENGTH = 32
+
+
+def _verify_storable_names(names: Sequence[str]) -> None:
+    """Names a seat can hold: at most 80 characters, no control characters.
+
+    Raises:
+        PlayerError: a name that is too long or holds a control character (a tab, a newline).
+    """
+    for name in names:
+        if len(name) > MAX_NAME_LENGTH:
+            raise PlayerError(
+                f"a player's name has at most {MAX_NAME_LENGTH} characters",
+                player=name,
+                detail="name_too_long",
+            )
+        if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+            raise PlayerError(
+                "a player's name cannot hold control characters", player=name, detail="name_control"
+            )
+
+
+def _request_fingerprint(kind: str, request: object) -> str:
+    """A digest of a write's request, to tell a retry from another write under the same key."""
+    text = json.dumps([kind, request], sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def as_json_text(value: object) -> str:
+    """JSON text of a value as stored on a hand: keys in their order, UTF-8 as is."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _user(user: User) -> AbstractBaseUser | None:
     return user if user is not None and user.is_authenticated else None  # type: ignore[return-value]
 
@@ -128,8 +165,8 @@ def _write_hand(
         number=number,
         revision=revision,
         sequence=engine.hand_number(record),
-        entry=entry,
-        record=engine.hand_to_json(record),
+        entry_text=as_json_text(entry),
+        record_text=as_json_text(engine.hand_to_json(record)),
         warnings=[w.to_json() for w in score_.warnings],
         rules_version=engine.rules_version,
         replaces=replaces,
@@ -168,6 +205,7 @@ def game_start(
     club: Any = None,
     created_by: User = None,
     idempotency_key: str | None = None,
+    _fingerprint: str | None = None,
 ) -> tuple[Game, bool]:
     """Seat players at a new game (rules: the game's player count; names as the format).
 
@@ -188,24 +226,49 @@ def game_start(
         SheetError: a bad game, option, stake, currency, name or number of players.
     """
     owner = _user(created_by)
+    specs = [p if isinstance(p, SeatSpec) else SeatSpec(p) for p in players]
+    fingerprint = _fingerprint or _request_fingerprint(
+        "start",
+        [
+            kind,
+            [(s.name, s.player_id) for s in specs],
+            options,
+            stake,
+            currency,
+            getattr(club, "pk", None),
+        ],
+    )
     if idempotency_key and owner is not None:
         existing = Game.objects.filter(created_by=owner, idempotency_key=idempotency_key).first()
         if existing is not None:
+            if existing.request_fingerprint != fingerprint:
+                raise IdempotencyKeyReused("this idempotency key was used for a different game")
             return existing, False
-    specs = [p if isinstance(p, SeatSpec) else SeatSpec(p) for p in players]
     try:
         engine = find_game(kind)
         engine.options(options)  # validates; the game keeps the options as given
-        if engine.name != "tonk" and (stake not in (None, "") or currency not in (None, "")):
+        if engine.name != "tonk" and (stake is not None or currency is not None):
             raise FormatError("a stake and a currency are for Tonk only", detail="key_not_allowed")
-        stake_text = str(parse_stake(stake)) if stake not in (None, "") else ""
-        currency_text = parse_currency(currency) if currency not in (None, "") else ""
+        stake_text = ""
+        if stake is not None:
+            parse_stake(stake)
+            stake_text = str(stake)
+            if len(stake_text) > MAX_STAKE_LENGTH:
+                raise FormatError(
+                    f"a stake has at most {MAX_STAKE_LENGTH} characters", detail="stake"
+                )
+        currency_text = parse_currency(currency) if currency is not None else ""
         names = [s.name for s in specs]
         verify_player_names(names)
+        _verify_storable_names(names)
         engine.verify_players(names)
     except RuleError as exc:
         raise SheetError(exc) from exc
-    player_ids = {s.player_id for s in specs if s.player_id is not None}
+    player_ids = [s.player_id for s in specs if s.player_id is not None]
+    if len(set(player_ids)) != len(player_ids):
+        raise SheetError(
+            PlayerError("one club player cannot sit in two seats", detail="duplicate_player")
+        )
     if player_ids and (
         club is None or club.players.filter(pk__in=player_ids).count() != len(player_ids)
     ):
@@ -223,10 +286,16 @@ def game_start(
                 stake=stake_text,
                 currency=currency_text,
                 idempotency_key=idempotency_key or "" if owner is not None else "",
+                request_fingerprint=fingerprint,
                 totals={s.name: 0 for s in specs},
             )
     except IntegrityError:  # the same key, created meanwhile by a concurrent request
-        return Game.objects.get(created_by=owner, idempotency_key=idempotency_key), False
+        existing = Game.objects.get(created_by=owner, idempotency_key=idempotency_key)
+        if existing.request_fingerprint != fingerprint:
+            raise IdempotencyKeyReused(
+                "this idempotency key was used for a different game"
+            ) from None
+        return existing, False
     Seat.objects.bulk_create(
         Seat(game=game, position=i, name=s.name, player_id=s.player_id) for i, s in enumerate(specs)
     )
@@ -252,15 +321,23 @@ def game_finish(*, game: Game) -> Game:
 def _replayed(game: Game, key: str | None, entry: object, *, number: int | None) -> Hand | None:
     """The hand an earlier request with this idempotency key wrote, if any.
 
+    A new hand replays only a new hand (``number`` None), a correction of hand ``number`` only
+    a correction of that hand.
+
     Raises:
-        IdempotencyKeyReused: the key was used for a different hand or a different number.
+        IdempotencyKeyReused: the key was used for a different write.
     """
     if not key:
         return None
     hand = game.hands.filter(idempotency_key=key).first()
     if hand is None:
         return None
-    if hand.entry != entry or (number is not None and hand.number != number):
+    same_write = (
+        hand.replaces_id is None
+        if number is None
+        else (hand.replaces_id is not None and hand.number == number)
+    )
+    if not same_write or hand.entry_text != as_json_text(entry):
         raise IdempotencyKeyReused(
             "this idempotency key was used for a different write", number=hand.number
         )
@@ -310,21 +387,21 @@ def hand_record(
         raise GameFinished("the game is finished: no more hands", game=game.pk)
     engine, options, seats = engine_of(game)
     names = list(seats)
-    current = list(
-        game.hands.filter(state=Hand.State.CURRENT)
-        .order_by("number")
-        .values_list("number", "sequence")
+    rows = list(
+        game.hands.order_by("number", "revision").values_list("number", "sequence", "state")
     )
+    current = [(n, seq) for n, seq, state in rows if state == Hand.State.CURRENT]
     previous = current[-1][1] if current else None
+    # A new hand takes a number never used in the game (a voided number stays voided).
+    number = rows[-1][0] + 1 if rows else 1
     try:
         record = engine.read_hand(entry, players=names, options=options, previous=previous)
     except RuleError as exc:
-        raise SheetError(exc, len(current) + 1) from exc
-    number = current[-1][0] + 1 if current else 1
+        raise SheetError(exc, len(current) + 1, number=number) from exc
     hand = _write_hand(
         game=game,
         number=number,
-        revision=_next_revision(game, number),
+        revision=1,
         entry=entry,
         engine=engine,
         record=record,
@@ -401,7 +478,7 @@ def hand_correct(
                 detail="not_consecutive",
             )
     except RuleError as exc:
-        raise SheetError(exc, index + 1) from exc
+        raise SheetError(exc, index + 1, number=number) from exc
     _add_to_totals(game, _line_scores(old), -1)
     old.state = Hand.State.SUPERSEDED
     old.save(update_fields=("state",))
@@ -496,6 +573,7 @@ def scoresheet_import(
         club=club,
         created_by=created_by,
         idempotency_key=idempotency_key,
+        _fingerprint=_request_fingerprint("import", [sheet, getattr(club, "pk", None)]),
     )
     if not created:
         return game, False

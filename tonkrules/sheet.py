@@ -30,18 +30,25 @@ class SheetError(ValueError):
     Attributes:
         error: the rule error.
         hand: the 1-based position in ``hands`` of the hand at fault; None for a top-level error.
+        number: where a service stores hands under numbers that differ from their position
+            (after a void), the hand's number; printed as an extra ``number`` key.
     """
 
-    def __init__(self, error: RuleError, hand: int | None = None) -> None:
+    def __init__(
+        self, error: RuleError, hand: int | None = None, *, number: int | None = None
+    ) -> None:
         super().__init__(str(error))
         self.error = error
         self.hand = hand
+        self.number = number
 
     def to_json(self) -> dict[str, object]:
         """The error object the format prints: ``{"error": {"hand", "code", ...}}``."""
         body: dict[str, object] = {}
         if self.hand is not None:
             body["hand"] = self.hand
+        if self.number is not None:
+            body["number"] = self.number
         body.update(self.error.to_dict())
         return {"error": body}
 

@@ -122,11 +122,13 @@ def test_strangers_are_refused_and_nothing_changes(
 
 def test_list_shows_only_the_callers_games(table: dict[str, Any]) -> None:
     game = table["game"]
-    assert [g["id"] for g in outsider().get("/api/v1/games/").json()] == []
+    assert outsider().get("/api/v1/games/").json()["results"] == []
     member = APIClient()
     member.force_authenticate(table["member"].user)
-    assert [g["id"] for g in member.get("/api/v1/games/").json()] == [game.pk]
-    device = other_tables_key(table["other_game"]).get("/api/v1/games/").json()
+    listed = member.get("/api/v1/games/").json()
+    assert (listed["count"], [g["id"] for g in listed["results"]]) == (1, [game.pk])
+    assert listed["results"][0]["totals"] == {"Ana": 1, "Ben": -1}
+    device = other_tables_key(table["other_game"]).get("/api/v1/games/").json()["results"]
     assert [g["id"] for g in device] == [table["other_game"].pk]
     assert anonymous().get("/api/v1/games/").status_code in (401, 403)
 

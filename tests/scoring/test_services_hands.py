@@ -113,6 +113,9 @@ def test_tonk_voids_any_hand() -> None:
     assert_rebuilds(game)
     hand, _ = services.hand_record(game=game, entry=BEN_WINS)
     assert (hand.number, hand.revision) == (4, 1)
+    services.hand_void(game=game, number=4)
+    hand, _ = services.hand_record(game=game, entry=BEN_WINS)  # a new number, never revision 2
+    assert (hand.number, hand.revision, hand.replaces) == (5, 1, None)
     assert_rebuilds(game)
 
 
@@ -149,7 +152,7 @@ def test_rook_voids_only_the_latest_round_and_corrections_keep_the_sequence() ->
             "held": {"Ana": "R1", "Cy": "Y4"},
         },
     )
-    assert (again.number, again.revision, again.sequence) == (3, 2, 3)
+    assert (again.number, again.revision, again.sequence) == (4, 1, 3)  # 3 stays voided
     assert_rebuilds(game)
 
 
