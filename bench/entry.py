@@ -23,8 +23,9 @@ again at the end, whatever happens; no other database is touched):
    * ``bare``: ``POST /bench/bare/``, the same authentication, then one ``INSERT``;
 
    Requests go to the games in turn (request i to game i mod ``--games``), so the load is
-   spread over many games, no two requests in flight wait for the same game's row lock, and
-   each game ends with a realistic few dozen hands (reported);
+   spread over many games as real tables spread it, no two requests in flight wait for the
+   same game's row lock, and each game ends the run with a realistic 15 to 25 hands (the
+   report says how many);
 5. for each endpoint, in the same run:
 
    * fixed rate: an open-loop schedule of ``--rate`` requests/s (100) for ``--rate-seconds``
@@ -38,16 +39,22 @@ again at the end, whatever happens; no other database is touched):
    any answer other than 201 (or a broken connection) is an error;
 6. prints a Markdown report: the fixed-rate latencies, the throughput at saturation, the ratio
    hand/bare of the best throughputs and the targets (issue: p99 of the hand at 100 requests/s
-   at most 30 ms; hand/bare throughput at least 0.6);
+   at most 30 ms; hand/bare throughput at least 0.6). For every phase it also gives, from
+   /proc, the CPU time per request spent in gunicorn and in the PostgreSQL backends of the
+   scratch database, how busy the machine was, the load generator's share and that of other
+   processes: a run disturbed by other work on the machine says so;
 7. stops gunicorn and drops the scratch database.
 
 Options:
     --gunicorn SPEC[,SPEC...]  gunicorn configurations, each run in turn on the same database
                                with fresh games: ``sync:W`` (W sync workers) or
-                               ``gthread:WxT`` (W workers of T threads). Default ``sync:3``:
+                               ``gthread:WxT`` (W workers of T threads). Default ``sync:2``:
                                on the 2-core development machine, with the load generator and
-                               PostgreSQL on the same cores, it was the best of sync:2, sync:3,
-                               sync:4, gthread:2x4 and gthread:3x2 (see bench/RESULTS.md).
+                               PostgreSQL on the same cores, it had the best throughput and
+                               about the lowest p99 of sync:2, sync:3, sync:4, sync:6,
+                               gthread:2x2, gthread:2x4 and gthread:3x2, and the least CPU per
+                               request (each more process or thread costs more switching);
+                               see bench/RESULTS.md.
     --games N                  games created per configuration (default 1000).
     --rate R, --rate-seconds S, --rate-connections K
                                the fixed-rate phase (default 100 requests/s, 20 s, 8).
@@ -64,10 +71,10 @@ Options:
                                what is measured.
 
 The load generator is this process: plain sockets with keep-alive (the sync worker closes the
-connection after each answer, so with sync workers each request opens a new connection, as it
-would behind a proxy), one thread per connection. It shares the machine's cores with gunicorn
-and PostgreSQL; the report gives the CPU it used and how busy the machine was. Record the
-figures in bench/RESULTS.md.
+connection after each answer, so with sync workers each request opens a new connection), one
+thread per connection, requests prepared as bytes: it uses about 0.05 cores at 250 requests/s
+and 0.13 at 1,000. It shares the machine's cores with gunicorn and PostgreSQL. Profile the hand
+endpoint with ``bench/profile_hand.py``. Record the figures in bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -97,7 +104,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-VENV_BIN = ROOT / ".venv" / "bin"
+# The project's virtual environment; that of this interpreter when run from an exported tree.
+VENV_BIN = ROOT / ".venv" / "bin" if (ROOT / ".venv").is_dir() else Path(sys.executable).parent
 PG_HOST = "127.0.0.1"
 PG_PORT = 5432
 PG_USER = "postgres"
@@ -509,11 +517,26 @@ class CpuMeter:
     session), the PostgreSQL backends of the scratch database, and the whole machine."""
 
     TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    POLL = 0.2  # seconds: a process that ends meanwhile loses at most this much of its CPU
 
     def __init__(self, server_session: int, db_name: str) -> None:
         self.session = server_session
         self.backend = f" {db_name} ".encode()
         self.start = self._snapshot()
+        # The last CPU time seen of every process: a database connection that Django closes
+        # (CONN_MAX_AGE) ends its backend during the interval, and its time must still count.
+        self.seen = {kind: dict(pids) for kind, pids in self.start[3].items()}
+        self.stopped = threading.Event()
+        self.poller = threading.Thread(target=self._poll, daemon=True)
+        self.poller.start()
+
+    def _poll(self) -> None:
+        while not self.stopped.wait(self.POLL):
+            self._remember(self._processes())
+
+    def _remember(self, processes: dict[str, dict[int, float]]) -> None:
+        for kind, pids in processes.items():
+            self.seen[kind].update(pids)
 
     def _snapshot(self) -> tuple[float, float, tuple[int, int] | None, dict[str, dict[int, float]]]:
         return time.perf_counter(), time.process_time(), self._machine(), self._processes()
@@ -553,14 +576,17 @@ class CpuMeter:
 
     def read(self) -> CpuUse:
         """The cores used since this meter was made."""
+        self.stopped.set()
+        self.poller.join()
         wall0, client0, machine0, processes0 = self.start
         wall1, client1, machine1, processes1 = self._snapshot()
+        self._remember(processes1)
         wall = wall1 - wall0
         used: dict[str, float | None] = {}
-        for kind, now in processes1.items():
+        for kind, seen in self.seen.items():
             before = processes0[kind]
-            # A process born during the interval counts whole; one that ended is lost.
-            used[kind] = sum(t - before.get(pid, 0.0) for pid, t in now.items()) / wall
+            # A process born during the interval counts whole.
+            used[kind] = sum(t - before.get(pid, 0.0) for pid, t in seen.items()) / wall
         machine = None
         if machine0 is not None and machine1 is not None and machine1[1] > machine0[1]:
             share = (machine1[0] - machine0[0]) / (machine1[1] - machine0[1])
@@ -1038,7 +1064,7 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     if not args.db_name.startswith(DB_PREFIX):
         parser.error(f"--db-name must start with {DB_PREFIX}")
     defaults = {
-        "gunicorn": [ServerSpec("sync", 3)],
+        "gunicorn": [ServerSpec("sync", 2)],
         "games": 100 if args.quick else 1000,
         "rate_seconds": 3.0 if args.quick else 20.0,
         "clients": [8] if args.quick else [4, 8, 16],

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/profile_hand.py              # queries of one request, timings
     .venv/bin/python bench/profile_hand.py --cprofile   # also the top functions (cProfile)
+    .venv/bin/python bench/profile_hand.py --ref HEAD   # a commit rather than the working tree
 
 In one process, without gunicorn or sockets, on the scratch database ``tabletally_bench_profile``
 (PostgreSQL at 127.0.0.1:5432, created, migrated and dropped at the end): the same two requests
@@ -19,7 +20,9 @@ import cProfile
 import json
 import os
 import pstats
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,6 +36,7 @@ from bench.entry import (  # noqa: E402
     database_drop,
     manage,
     server_environment,
+    snapshot_export,
 )
 
 DB_NAME = "tabletally_bench_profile"
@@ -42,7 +46,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cprofile", action="store_true", help="print the top functions")
     parser.add_argument("--requests", type=int, default=300, help="timed requests per endpoint")
+    parser.add_argument("--ref", help="profile this commit (exported), not the working tree")
     args = parser.parse_args()
+    if args.ref:  # run this script again from the exported tree
+        with tempfile.TemporaryDirectory(prefix="tabletally-profile-") as scratch:
+            print(f"profiling {snapshot_export(args.ref, Path(scratch))}", flush=True)
+            again = [a for a in sys.argv[1:] if a != args.ref and not a.startswith("--ref")]
+            script = Path(scratch) / "bench" / "profile_hand.py"
+            return subprocess.run([sys.executable, str(script), *again], check=False).returncode
     env = server_environment(DB_NAME)
     try:
         database_create(DB_NAME)
@@ -151,6 +162,35 @@ def profile(args: argparse.Namespace) -> int:
             hand(game)
         done += 20
         print(f"- {size:3} hands before: {(time.perf_counter() - start) / 20 * 1000:.2f} ms")
+
+    print("\n## one query: the ORM against the same SQL on a cursor (mean of 500)\n")
+    from scoring.models import Game
+
+    pk = game.pk
+    sql = str(Game.objects.filter(pk=pk).query)
+
+    def orm_get() -> object:
+        return Game.objects.get(pk=pk)
+
+    def cursor_fetch() -> object:
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+            return cursor.fetchone()
+
+    def cursor_trivial() -> object:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone()
+
+    for label, fn in (
+        ("Game.objects.get(pk=...)", orm_get),
+        ("the same SELECT on a cursor", cursor_fetch),
+        ("SELECT 1 on a cursor (the round trip)", cursor_trivial),
+    ):
+        start = time.perf_counter()
+        for _ in range(500):
+            fn()
+        print(f"- {label}: {(time.perf_counter() - start) / 500 * 1000:.3f} ms")
 
     print("\n## hand: where the time of one request goes (mean, fresh games)\n")
     steps = step_timers()
