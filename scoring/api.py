@@ -406,7 +406,7 @@ class HandListApi(GameApiView):
         responses={201: HandOut, 200: HandOut, 400: RuleErrorOut, 409: ConflictOut},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = game_for(request, game_id)
+        game = game_for(request, game_id, load=False)
         hand, created = services.hand_record(
             game=game,
             entry=request.data,
@@ -447,7 +447,7 @@ class HandDetailApi(GameApiView):
         responses={200: HandOut, 400: RuleErrorOut, 404: ConflictOut, 409: ConflictOut},
     )
     def put(self, request: Request, game_id: int, number: int) -> Response:
-        game = game_for(request, game_id)
+        game = game_for(request, game_id, load=False)
         data = self.CorrectionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         hand, _created = services.hand_correct(
@@ -463,7 +463,7 @@ class HandDetailApi(GameApiView):
 
     @extend_schema(responses={200: HandOut, 404: ConflictOut, 409: ConflictOut})
     def delete(self, request: Request, game_id: int, number: int) -> Response:
-        hand = services.hand_void(game=game_for(request, game_id), number=number)
+        hand = services.hand_void(game=game_for(request, game_id, load=False), number=number)
         return Response(hand_body(hand))
 
 

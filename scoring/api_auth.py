@@ -52,8 +52,11 @@ def is_table(request: Request) -> bool:
     return isinstance(request.auth, TableAccess)
 
 
-def game_for(request: Request, game_id: int) -> Game:
+def game_for(request: Request, game_id: int, *, load: bool = True) -> Game:
     """The game ``game_id`` if the caller may see and change it.
+
+    With ``load=False`` a table device gets the game by id only, unread (a write service locks
+    and reads the row itself); a user's game is read to check that they may reach it.
 
     Raises:
         NotAuthenticated: no user and no table key.
@@ -63,7 +66,7 @@ def game_for(request: Request, game_id: int) -> Game:
     if isinstance(request.auth, TableAccess):
         if request.auth.game_id != game_id:
             raise Http404
-        return Game.objects.get(pk=game_id)
+        return Game.objects.get(pk=game_id) if load else Game(pk=game_id)
     if not request.user or not request.user.is_authenticated:
         raise exceptions.NotAuthenticated
     game = games_visible_to(request.user).filter(pk=game_id).first()

@@ -69,6 +69,13 @@ class Game(models.Model):
     totals = models.JSONField(
         _("totals"), default=dict, blank=True, help_text=_("Derived from the score lines.")
     )
+    # Kept by the services with every write, so recording a hand reads one row: the seats
+    # (name, seat id) in seat order, the highest hand number used, and the current hands'
+    # count and last round or hand of the schedule. Rebuilt from the hands in the tests.
+    seating = models.JSONField(default=list, blank=True, editable=False)
+    last_number = models.PositiveIntegerField(default=0, editable=False)
+    current_hands = models.PositiveIntegerField(default=0, editable=False)
+    last_sequence = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
@@ -197,6 +204,9 @@ class Hand(models.Model):
             ),
         )
         indexes = (models.Index(fields=("game", "state", "number")),)
+
+    scores_cache: dict[str, int] | None = None
+    """The scores of a revision just written (not a field): saves reading its lines back."""
 
     def __str__(self) -> str:
         return f"{self.game} hand {self.number} r{self.revision} ({self.state})"

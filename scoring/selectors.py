@@ -43,6 +43,8 @@ def current_hands(game: Game) -> list[Hand]:
 
 def hand_scores(hand: Hand) -> dict[str, int]:
     """Seat name → points (or stake units) of one hand revision, in seat order."""
+    if hand.scores_cache is not None:
+        return hand.scores_cache
     if "lines" in getattr(hand, "_prefetched_objects_cache", {}):
         lines = hand.lines.all()
     else:

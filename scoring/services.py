@@ -21,6 +21,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from scoring import selectors
@@ -78,10 +79,10 @@ class SeatSpec:
     player_id: int | None = None
 
 
-def engine_of(game: Game) -> tuple[EngineGame[Any, Any], Any, dict[str, Seat]]:
-    """The game's rules engine, its house rules, and its seats by name in seat order."""
+def engine_of(game: Game) -> tuple[EngineGame[Any, Any], Any, dict[str, int]]:
+    """The game's rules engine, its house rules, and its seat ids by name in seat order."""
     engine = find_game(game.kind)
-    return engine, engine.options(game.options), _seats(game)
+    return engine, engine.options(game.options), {name: seat_id for name, seat_id in game.seating}
 
 
 MAX_NAME_LENGTH = 80
@@ -122,13 +123,13 @@ def _user(user: User) -> AbstractBaseUser | None:
     return user if user is not None and user.is_authenticated else None  # type: ignore[return-value]
 
 
-def _lines(hand: Hand, score_: HandScore, seats: dict[str, Seat]) -> list[ScoreLine]:
+def _lines(hand: Hand, score_: HandScore, seats: dict[str, int]) -> list[ScoreLine]:
     made = set(score_.made) if score_.made is not None else None
     return [
         ScoreLine(
             hand=hand,
             game_id=hand.game_id,
-            seat=seats[name],
+            seat_id=seats[name],
             points=points,
             went_out=name in score_.went_out,
             bid_made=(name in made) if made is not None else None,
@@ -154,7 +155,7 @@ def _write_hand(
     engine: EngineGame[Any, Any],
     record: Any,
     score_: HandScore,
-    seats: dict[str, Seat],
+    seats: dict[str, int],
     entered_by: User,
     via: str,
     idempotency_key: str,
@@ -175,6 +176,7 @@ def _write_hand(
         entered_via=via,
     )
     ScoreLine.objects.bulk_create(_lines(hand, score_, seats))
+    hand.scores_cache = dict(score_.scores)
     _add_to_totals(game, score_.scores.items(), +1)
     return hand
 
@@ -183,12 +185,29 @@ def _line_scores(hand: Hand) -> list[tuple[str, int]]:
     return [(line.seat.name, line.points) for line in hand.lines.select_related("seat")]
 
 
-def _locked(game: Game) -> Game:
-    return Game.objects.select_for_update().get(pk=game.pk)
+def _locked(game: Game, *, replay_key: str | None = None) -> Game:
+    """The game's row, locked until the transaction ends; with ``replay_key``, also the id of
+    the hand an earlier request with that idempotency key wrote (``replay_id``), in the same
+    query."""
+    games = Game.objects.select_for_update()
+    if replay_key:
+        games = games.annotate(
+            replay_id=Subquery(
+                Hand.objects.filter(game=OuterRef("pk"), idempotency_key=replay_key).values("pk")[
+                    :1
+                ]
+            )
+        )
+    return games.get(pk=game.pk)
 
 
-def _seats(game: Game) -> dict[str, Seat]:
-    return {s.name: s for s in game.seats.order_by("position")}
+def _sequence_state(game: Game, current: Sequence[Hand]) -> None:
+    """Set the game's count and last round or hand from its current hands, in order."""
+    game.current_hands = len(current)
+    game.last_sequence = current[-1].sequence if current else None
+
+
+HAND_STATE_FIELDS = ("totals", "last_number", "current_hands", "last_sequence")
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -296,9 +315,11 @@ def game_start(
                 "this idempotency key was used for a different game"
             ) from None
         return existing, False
-    Seat.objects.bulk_create(
+    seats = Seat.objects.bulk_create(
         Seat(game=game, position=i, name=s.name, player_id=s.player_id) for i, s in enumerate(specs)
     )
+    game.seating = [[seat.name, seat.pk] for seat in seats]
+    game.save(update_fields=("seating",))
     _announce(game.pk)
     return game, True
 
@@ -318,8 +339,8 @@ def game_finish(*, game: Game) -> Game:
 # --- hands ------------------------------------------------------------------------------------
 
 
-def _replayed(game: Game, key: str | None, entry: object, *, number: int | None) -> Hand | None:
-    """The hand an earlier request with this idempotency key wrote, if any.
+def _replayed(hand_id: int | None, entry: object, *, number: int | None) -> Hand | None:
+    """The hand an earlier request with the same idempotency key wrote, if any.
 
     A new hand replays only a new hand (``number`` None), a correction of hand ``number`` only
     a correction of that hand.
@@ -327,11 +348,9 @@ def _replayed(game: Game, key: str | None, entry: object, *, number: int | None)
     Raises:
         IdempotencyKeyReused: the key was used for a different write.
     """
-    if not key:
+    if hand_id is None:
         return None
-    hand = game.hands.filter(idempotency_key=key).first()
-    if hand is None:
-        return None
+    hand = Hand.objects.select_related("replaces", "entered_by").get(pk=hand_id)
     same_write = (
         hand.replaces_id is None
         if number is None
@@ -379,25 +398,22 @@ def hand_record(
         SheetError: the hand breaks a rule; ``hand`` is its position in the sheet.
         GameFinished: the game is finished.
     """
-    game = _locked(game)
-    existing = _replayed(game, idempotency_key, entry, number=None)
+    game = _locked(game, replay_key=idempotency_key)
+    existing = _replayed(getattr(game, "replay_id", None), entry, number=None)
     if existing is not None:
         return existing, False
     if game.state == Game.State.FINISHED:
         raise GameFinished("the game is finished: no more hands", game=game.pk)
     engine, options, seats = engine_of(game)
     names = list(seats)
-    rows = list(
-        game.hands.order_by("number", "revision").values_list("number", "sequence", "state")
-    )
-    current = [(n, seq) for n, seq, state in rows if state == Hand.State.CURRENT]
-    previous = current[-1][1] if current else None
     # A new hand takes a number never used in the game (a voided number stays voided).
-    number = rows[-1][0] + 1 if rows else 1
+    number = game.last_number + 1
     try:
-        record = engine.read_hand(entry, players=names, options=options, previous=previous)
+        record = engine.read_hand(
+            entry, players=names, options=options, previous=game.last_sequence
+        )
     except RuleError as exc:
-        raise SheetError(exc, len(current) + 1, number=number) from exc
+        raise SheetError(exc, game.current_hands + 1, number=number) from exc
     hand = _write_hand(
         game=game,
         number=number,
@@ -411,7 +427,10 @@ def hand_record(
         via=via,
         idempotency_key=idempotency_key or "",
     )
-    game.save(update_fields=("totals",))
+    game.last_number = number
+    game.current_hands += 1
+    game.last_sequence = hand.sequence
+    game.save(update_fields=HAND_STATE_FIELDS)
     _announce(game.pk)
     return hand, True
 
@@ -445,8 +464,8 @@ def hand_correct(
         SheetError: the corrected hand breaks a rule (including a round or hand number that
             would break the sequence with the hands around it).
     """
-    game = _locked(game)
-    existing = _replayed(game, idempotency_key, entry, number=number)
+    game = _locked(game, replay_key=idempotency_key)
+    existing = _replayed(getattr(game, "replay_id", None), entry, number=number)
     if existing is not None:
         return existing, False
     current = _current(game)
@@ -496,7 +515,8 @@ def hand_correct(
         idempotency_key=idempotency_key or "",
         replaces=old,
     )
-    game.save(update_fields=("totals",))
+    _sequence_state(game, [*current[:index], hand, *current[index + 1 :]])
+    game.save(update_fields=HAND_STATE_FIELDS)
     _announce(game.pk)
     return hand, True
 
@@ -531,7 +551,8 @@ def hand_void(*, game: Game, number: int) -> Hand:
     hand.state = Hand.State.VOIDED
     hand.voided_at = timezone.now()
     hand.save(update_fields=("state", "voided_at"))
-    game.save(update_fields=("totals",))
+    _sequence_state(game, [h for h in current if h is not hand])
+    game.save(update_fields=HAND_STATE_FIELDS)
     _announce(game.pk)
     return hand
 
@@ -578,11 +599,12 @@ def scoresheet_import(
     if not created:
         return game, False
     engine = checked.game
-    seats = _seats(game)
+    seats = {name: seat_id for name, seat_id in game.seating}
+    hands = []
     for number, (entry, record, score_) in enumerate(
         zip(sheet["hands"], checked.hands, result.hands, strict=True), 1
     ):
-        _write_hand(
+        hand = _write_hand(
             game=game,
             number=number,
             revision=1,
@@ -595,7 +617,10 @@ def scoresheet_import(
             via=Hand.Via.IMPORT,
             idempotency_key="",
         )
-    game.save(update_fields=("totals",))
+        hands.append(hand)
+    game.last_number = len(hands)
+    _sequence_state(game, hands)
+    game.save(update_fields=HAND_STATE_FIELDS)
     return game, True
 
 

@@ -31,9 +31,16 @@ def running(game: Game) -> list[dict[str, int]]:
 
 
 def assert_rebuilds(game: Game) -> None:
+    """The totals and the numbering state kept on the game row equal a rebuild from the
+    hands and their score lines."""
     game.refresh_from_db()
     rebuilt = services.game_totals_rebuild(game=game)
     assert game.totals == rebuilt
+    current = selectors.current_hands(game)
+    assert game.current_hands == len(current)
+    assert game.last_sequence == (current[-1].sequence if current else None)
+    assert game.last_number == max([h.number for h in game.hands.all()], default=0)
+    assert game.seating == [[s.name, s.pk] for s in game.seats.order_by("position")]
     assert selectors.game_results(game)["totals"] == rebuilt
     assert sum(rebuilt.values()) == 0 or game.kind != "tonk"
 
