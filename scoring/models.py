@@ -91,6 +91,10 @@ class Game(models.Model):
             ),
         )
 
+    replay_id: int | None = None
+    """Set by the services when locking the row (not a field): the hand an idempotency key
+    already wrote."""
+
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"
 

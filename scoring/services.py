@@ -21,10 +21,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from scoring import selectors
+from scoring import rows, selectors
 from scoring.errors import (
     GameFinished,
     HandNotFound,
@@ -123,20 +122,19 @@ def _user(user: User) -> AbstractBaseUser | None:
     return user if user is not None and user.is_authenticated else None  # type: ignore[return-value]
 
 
-def _lines(hand: Hand, score_: HandScore, seats: dict[str, int]) -> list[ScoreLine]:
-    made = set(score_.made) if score_.made is not None else None
-    return [
-        ScoreLine(
-            hand=hand,
-            game_id=hand.game_id,
-            seat_id=seats[name],
-            points=points,
-            went_out=name in score_.went_out,
-            bid_made=(name in made) if made is not None else None,
-            won=name in score_.won,
-        )
-        for name, points in score_.scores.items()
-    ]
+def _line_row(
+    hand_id: int, game_id: int, score_: HandScore, seats: dict[str, int], name: str
+) -> dict[str, object]:
+    """One player's score line of a hand: points and the facts tie-breaks need."""
+    return {
+        "hand_id": hand_id,
+        "game_id": game_id,
+        "seat_id": seats[name],
+        "points": score_.scores[name],
+        "went_out": name in score_.went_out,
+        "bid_made": (name in score_.made) if score_.made is not None else None,
+        "won": name in score_.won,
+    }
 
 
 def _add_to_totals(game: Game, scores: Iterable[tuple[str, int]], sign: int) -> None:
@@ -161,21 +159,34 @@ def _write_hand(
     idempotency_key: str,
     replaces: Hand | None = None,
 ) -> Hand:
-    hand = Hand.objects.create(
-        game=game,
-        number=number,
-        revision=revision,
-        sequence=engine.hand_number(record),
-        entry_text=as_json_text(entry),
-        record_text=as_json_text(engine.hand_to_json(record)),
-        warnings=[w.to_json() for w in score_.warnings],
-        rules_version=engine.rules_version,
-        replaces=replaces,
-        idempotency_key=idempotency_key,
-        entered_by=_user(entered_by),
-        entered_via=via,
+    values: dict[str, Any] = {
+        "game_id": game.pk,
+        "number": number,
+        "revision": revision,
+        "state": Hand.State.CURRENT,
+        "sequence": engine.hand_number(record),
+        "entry_text": as_json_text(entry),
+        "record_text": as_json_text(engine.hand_to_json(record)),
+        "warnings": [w.to_json() for w in score_.warnings],
+        "rules_version": engine.rules_version,
+        "replaces_id": replaces.pk if replaces is not None else None,
+        "idempotency_key": idempotency_key,
+        "entered_by_id": getattr(_user(entered_by), "pk", None),
+        "entered_via": via,
+        "created_at": timezone.now(),
+        "voided_at": None,
+    }
+    (hand_id,) = rows.insert(Hand, [values])
+    hand = Hand(pk=hand_id, **values)
+    hand._state.adding = False
+    hand._state.db = "default"
+    if replaces is not None:
+        hand.replaces = replaces
+    if values["entered_by_id"] is not None:
+        hand.entered_by = _user(entered_by)  # type: ignore[assignment]
+    rows.insert(
+        ScoreLine, [_line_row(hand_id, game.pk, score_, seats, name) for name in score_.scores]
     )
-    ScoreLine.objects.bulk_create(_lines(hand, score_, seats))
     hand.scores_cache = dict(score_.scores)
     _add_to_totals(game, score_.scores.items(), +1)
     return hand
@@ -187,18 +198,24 @@ def _line_scores(hand: Hand) -> list[tuple[str, int]]:
 
 def _locked(game: Game, *, replay_key: str | None = None) -> Game:
     """The game's row, locked until the transaction ends; with ``replay_key``, also the id of
-    the hand an earlier request with that idempotency key wrote (``replay_id``), in the same
-    query."""
-    games = Game.objects.select_for_update()
-    if replay_key:
-        games = games.annotate(
-            replay_id=Subquery(
-                Hand.objects.filter(game=OuterRef("pk"), idempotency_key=replay_key).values("pk")[
-                    :1
-                ]
-            )
-        )
-    return games.get(pk=game.pk)
+    the hand an earlier request with that idempotency key wrote (``replay_id``, or None)."""
+    locked = rows.select_for_update(Game, game.pk, LOCKED_FIELDS)
+    locked.replay_id = (
+        rows.first_pk(Hand, game_id=game.pk, idempotency_key=replay_key) if replay_key else None
+    )
+    return locked
+
+
+LOCKED_FIELDS = (
+    "kind",
+    "options",
+    "state",
+    "seating",
+    "totals",
+    "last_number",
+    "current_hands",
+    "last_sequence",
+)
 
 
 def _sequence_state(game: Game, current: Sequence[Hand]) -> None:
@@ -208,6 +225,11 @@ def _sequence_state(game: Game, current: Sequence[Hand]) -> None:
 
 
 HAND_STATE_FIELDS = ("totals", "last_number", "current_hands", "last_sequence")
+
+
+def _save_state(game: Game) -> None:
+    """Write the totals and numbering state the services keep on the game row."""
+    rows.update(Game, game.pk, {f: getattr(game, f) for f in HAND_STATE_FIELDS})
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -399,7 +421,7 @@ def hand_record(
         GameFinished: the game is finished.
     """
     game = _locked(game, replay_key=idempotency_key)
-    existing = _replayed(getattr(game, "replay_id", None), entry, number=None)
+    existing = _replayed(game.replay_id, entry, number=None)
     if existing is not None:
         return existing, False
     if game.state == Game.State.FINISHED:
@@ -430,7 +452,7 @@ def hand_record(
     game.last_number = number
     game.current_hands += 1
     game.last_sequence = hand.sequence
-    game.save(update_fields=HAND_STATE_FIELDS)
+    _save_state(game)
     _announce(game.pk)
     return hand, True
 
@@ -465,7 +487,7 @@ def hand_correct(
             would break the sequence with the hands around it).
     """
     game = _locked(game, replay_key=idempotency_key)
-    existing = _replayed(getattr(game, "replay_id", None), entry, number=number)
+    existing = _replayed(game.replay_id, entry, number=number)
     if existing is not None:
         return existing, False
     current = _current(game)
@@ -516,7 +538,7 @@ def hand_correct(
         replaces=old,
     )
     _sequence_state(game, [*current[:index], hand, *current[index + 1 :]])
-    game.save(update_fields=HAND_STATE_FIELDS)
+    _save_state(game)
     _announce(game.pk)
     return hand, True
 
@@ -552,7 +574,7 @@ def hand_void(*, game: Game, number: int) -> Hand:
     hand.voided_at = timezone.now()
     hand.save(update_fields=("state", "voided_at"))
     _sequence_state(game, [h for h in current if h is not hand])
-    game.save(update_fields=HAND_STATE_FIELDS)
+    _save_state(game)
     _announce(game.pk)
     return hand
 
@@ -620,7 +642,7 @@ def scoresheet_import(
         hands.append(hand)
     game.last_number = len(hands)
     _sequence_state(game, hands)
-    game.save(update_fields=HAND_STATE_FIELDS)
+    _save_state(game)
     return game, True
 
 
