@@ -23,9 +23,17 @@ def _field(model: type[models.Model], name: str) -> Any:
 
 
 @cache
-def _select_sql(model: type[models.Model], fields: tuple[str, ...], vendor: str) -> str:
+def _select_sql(
+    model: type[models.Model],
+    fields: tuple[str, ...],
+    vendor: str,
+    child: type[models.Model] | None = None,
+    child_names: tuple[str, ...] = (),
+) -> str:
     qn = connection.ops.quote_name
     columns = ", ".join(qn(_field(model, f).column) for f in fields)
+    if child is not None:
+        columns += f", ({_where_sql(child, child_names, vendor)})"
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     return f"SELECT {columns} FROM {qn(model._meta.db_table)} WHERE {qn('id')} = %s{lock}"
 
@@ -56,36 +64,46 @@ def _where_sql(model: type[models.Model], names: tuple[str, ...], vendor: str) -
     return f"SELECT {qn('id')} FROM {qn(model._meta.db_table)} WHERE {where}"
 
 
-def select_for_update(model: type[M], pk: int, fields: Sequence[str]) -> M:
+def select_for_update(
+    model: type[M],
+    pk: int,
+    fields: Sequence[str],
+    *,
+    child: type[models.Model] | None = None,
+    child_equals: Mapping[str, object] | None = None,
+) -> tuple[M, int | None]:
     """Read ``fields`` of one row and lock it until the transaction ends (no lock on SQLite,
-    where the transaction itself holds the database). Raises ``model.DoesNotExist``."""
+    where the transaction itself holds the database); in the same statement, the id of a row
+    of ``child`` whose columns equal ``child_equals``, if any.
+
+    Returns:
+        (the model instance with those fields, the child's id or None).
+
+    Raises:
+        ``model.DoesNotExist``: no such row.
+    """
     wanted = {"id", *fields}
     # Model.from_db takes the values in the order of the model's fields.
     names = tuple(f.name for f in model._meta.concrete_fields if f.name in wanted)
+    child_names = tuple(child_equals or ())
+    params: list[Any] = []
+    if child is not None and child_equals is not None:
+        params = [_field(child, k).get_db_prep_save(v, connection) for k, v in child_equals.items()]
     with connection.cursor() as cursor:
-        cursor.execute(_select_sql(model, names, connection.vendor), [pk])
+        cursor.execute(
+            _select_sql(model, names, connection.vendor, child, child_names), [*params, pk]
+        )
         row = cursor.fetchone()
     if row is None:
         raise model.DoesNotExist  # type: ignore[attr-defined]
     values = []
-    for name, value in zip(names, row, strict=True):
+    for name, value in zip(names, row, strict=False):
         field = _field(model, name)
         converter = getattr(field, "from_db_value", None)
         values.append(converter(value, None, connection) if converter else value)
     attnames = [_field(model, n).attname for n in names]
-    return model.from_db(connection.alias, attnames, values)
-
-
-def first_pk(model: type[models.Model], **equals: object) -> int | None:
-    """The id of a row whose columns equal ``equals`` (an indexed lookup), or None."""
-    names = tuple(equals)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _where_sql(model, names, connection.vendor),
-            [_field(model, k).get_db_prep_save(v, connection) for k, v in equals.items()],
-        )
-        row = cursor.fetchone()
-    return None if row is None else int(row[0])
+    child_id = row[len(names)] if child is not None else None
+    return model.from_db(connection.alias, attnames, values), child_id
 
 
 def insert(model: type[models.Model], rows: Sequence[Mapping[str, object]]) -> list[int]:

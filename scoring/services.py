@@ -199,10 +199,17 @@ def _line_scores(hand: Hand) -> list[tuple[str, int]]:
 def _locked(game: Game, *, replay_key: str | None = None) -> Game:
     """The game's row, locked until the transaction ends; with ``replay_key``, also the id of
     the hand an earlier request with that idempotency key wrote (``replay_id``, or None)."""
-    locked = rows.select_for_update(Game, game.pk, LOCKED_FIELDS)
-    locked.replay_id = (
-        rows.first_pk(Hand, game_id=game.pk, idempotency_key=replay_key) if replay_key else None
+    if not replay_key:
+        locked, _ = rows.select_for_update(Game, game.pk, LOCKED_FIELDS)
+        return locked
+    locked, replay_id = rows.select_for_update(
+        Game,
+        game.pk,
+        LOCKED_FIELDS,
+        child=Hand,
+        child_equals={"game_id": game.pk, "idempotency_key": replay_key},
     )
+    locked.replay_id = replay_id
     return locked
 
 

@@ -22,7 +22,7 @@ def test_recording_a_hand_by_table_key_takes_a_fixed_number_of_queries(
         services.hand_record(game=game, entry=HAND)
     device = APIClient()
     device.credentials(HTTP_AUTHORIZATION=f"Table {game.table_key}")
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(7):
         response = device.post(
             f"/api/v1/games/{game.pk}/hands/", HAND, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
         )
