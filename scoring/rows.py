@@ -23,17 +23,9 @@ def _field(model: type[models.Model], name: str) -> Any:
 
 
 @cache
-def _select_sql(
-    model: type[models.Model],
-    fields: tuple[str, ...],
-    vendor: str,
-    child: type[models.Model] | None = None,
-    child_names: tuple[str, ...] = (),
-) -> str:
+def _select_sql(model: type[models.Model], fields: tuple[str, ...], vendor: str) -> str:
     qn = connection.ops.quote_name
     columns = ", ".join(qn(_field(model, f).column) for f in fields)
-    if child is not None:
-        columns += f", ({_where_sql(child, child_names, vendor)})"
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     return f"SELECT {columns} FROM {qn(model._meta.db_table)} WHERE {qn('id')} = %s{lock}"
 
@@ -64,46 +56,40 @@ def _where_sql(model: type[models.Model], names: tuple[str, ...], vendor: str) -
     return f"SELECT {qn('id')} FROM {qn(model._meta.db_table)} WHERE {where}"
 
 
-def select_for_update(
-    model: type[M],
-    pk: int,
-    fields: Sequence[str],
-    *,
-    child: type[models.Model] | None = None,
-    child_equals: Mapping[str, object] | None = None,
-) -> tuple[M, int | None]:
+def select_for_update(model: type[M], pk: int, fields: Sequence[str]) -> M:
     """Read ``fields`` of one row and lock it until the transaction ends (no lock on SQLite,
-    where the transaction itself holds the database); in the same statement, the id of a row
-    of ``child`` whose columns equal ``child_equals``, if any.
+    where the transaction itself holds the database). Raises ``model.DoesNotExist``.
 
-    Returns:
-        (the model instance with those fields, the child's id or None).
-
-    Raises:
-        ``model.DoesNotExist``: no such row.
+    Read anything that other writers of this row change in a later statement: on PostgreSQL a
+    subquery of this statement would see the database as it was before the lock was granted.
     """
     wanted = {"id", *fields}
     # Model.from_db takes the values in the order of the model's fields.
     names = tuple(f.name for f in model._meta.concrete_fields if f.name in wanted)
-    child_names = tuple(child_equals or ())
-    params: list[Any] = []
-    if child is not None and child_equals is not None:
-        params = [_field(child, k).get_db_prep_save(v, connection) for k, v in child_equals.items()]
     with connection.cursor() as cursor:
-        cursor.execute(
-            _select_sql(model, names, connection.vendor, child, child_names), [*params, pk]
-        )
+        cursor.execute(_select_sql(model, names, connection.vendor), [pk])
         row = cursor.fetchone()
     if row is None:
         raise model.DoesNotExist  # type: ignore[attr-defined]
     values = []
-    for name, value in zip(names, row, strict=False):
+    for name, value in zip(names, row, strict=True):
         field = _field(model, name)
         converter = getattr(field, "from_db_value", None)
         values.append(converter(value, None, connection) if converter else value)
     attnames = [_field(model, n).attname for n in names]
-    child_id = row[len(names)] if child is not None else None
-    return model.from_db(connection.alias, attnames, values), child_id
+    return model.from_db(connection.alias, attnames, values)
+
+
+def first_pk(model: type[models.Model], **equals: object) -> int | None:
+    """The id of a row whose columns equal ``equals`` (an indexed lookup), or None."""
+    names = tuple(equals)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _where_sql(model, names, connection.vendor),
+            [_field(model, k).get_db_prep_save(v, connection) for k, v in equals.items()],
+        )
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])
 
 
 def insert(model: type[models.Model], rows: Sequence[Mapping[str, object]]) -> list[int]:
@@ -129,3 +115,76 @@ def update(model: type[models.Model], pk: int, values: Mapping[str, object]) -> 
             _update_sql(model, names, connection.vendor),
             [_field(model, n).get_db_prep_save(v, connection) for n, v in values.items()] + [pk],
         )
+
+
+@cache
+def _write_cte_sql(
+    parent: type[models.Model],
+    parent_names: tuple[str, ...],
+    child: type[models.Model],
+    child_fk: str,
+    child_names: tuple[str, ...],
+    child_count: int,
+    updated: type[models.Model],
+    update_names: tuple[str, ...],
+    vendor: str,
+) -> str:
+    qn = connection.ops.quote_name
+    parent_columns = ", ".join(qn(_field(parent, n).column) for n in parent_names)
+    parent_values = ", ".join(["%s"] * len(parent_names))
+    typed = ", ".join(f"%s::{_field(child, n).db_type(connection)}" for n in child_names)
+    rows = ", ".join([f"({typed})"] * child_count)
+    child_columns = ", ".join(qn(_field(child, n).column) for n in child_names)
+    aliases = ", ".join(f"c{i}" for i in range(len(child_names)))
+    return (
+        f"WITH p AS (INSERT INTO {qn(parent._meta.db_table)} ({parent_columns}) "
+        f"VALUES ({parent_values}) RETURNING {qn('id')}), "
+        f"c AS (INSERT INTO {qn(child._meta.db_table)} ({qn(_field(child, child_fk).column)}, "
+        f"{child_columns}) SELECT p.{qn('id')}, {aliases} "
+        f"FROM p, (VALUES {rows}) AS v({aliases})), "
+        f"u AS ({_update_sql(updated, update_names, vendor)}) "
+        f"SELECT {qn('id')} FROM p"
+    )
+
+
+def insert_with_children_and_update(
+    parent: type[models.Model],
+    row: Mapping[str, object],
+    child: type[models.Model],
+    child_fk: str,
+    child_rows: Sequence[Mapping[str, object]],
+    updated: type[models.Model],
+    updated_pk: int,
+    update_values: Mapping[str, object],
+) -> int:
+    """Insert a row, its child rows (``child_fk`` set to the new row's id) and update another
+    row: one statement on PostgreSQL (data-modifying CTEs), three elsewhere. Returns the new
+    row's id."""
+    if connection.vendor != "postgresql":
+        (pk,) = insert(parent, [row])
+        insert(child, [{child_fk: pk, **r} for r in child_rows])
+        update(updated, updated_pk, update_values)
+        return pk
+    parent_names, child_names, update_names = tuple(row), tuple(child_rows[0]), tuple(update_values)
+    sql = _write_cte_sql(
+        parent,
+        parent_names,
+        child,
+        child_fk,
+        child_names,
+        len(child_rows),
+        updated,
+        update_names,
+        connection.vendor,
+    )
+    params = [_field(parent, n).get_db_prep_save(row[n], connection) for n in parent_names]
+    params += [
+        _field(child, n).get_db_prep_save(r[n], connection) for r in child_rows for n in child_names
+    ]
+    params += [
+        _field(updated, n).get_db_prep_save(update_values[n], connection) for n in update_names
+    ]
+    params.append(updated_pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return int(cursor.fetchone()[0])

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,11 +123,11 @@ def _user(user: User) -> AbstractBaseUser | None:
 
 
 def _line_row(
-    hand_id: int, game_id: int, score_: HandScore, seats: dict[str, int], name: str
+    game_id: int, score_: HandScore, seats: dict[str, int], name: str
 ) -> dict[str, object]:
-    """One player's score line of a hand: points and the facts tie-breaks need."""
+    """One player's score line of a hand (its hand id is added on insert): points and the
+    facts tie-breaks need."""
     return {
-        "hand_id": hand_id,
         "game_id": game_id,
         "seat_id": seats[name],
         "points": score_.scores[name],
@@ -158,7 +158,11 @@ def _write_hand(
     via: str,
     idempotency_key: str,
     replaces: Hand | None = None,
+    game_state: Mapping[str, object] | None = None,
 ) -> Hand:
+    """Insert a hand revision and its score lines; with ``game_state``, also write the game
+    row's totals and numbering (in the same statement where the database allows). The caller
+    has added the scores to ``game.totals``."""
     values: dict[str, Any] = {
         "game_id": game.pk,
         "number": number,
@@ -176,7 +180,14 @@ def _write_hand(
         "created_at": timezone.now(),
         "voided_at": None,
     }
-    (hand_id,) = rows.insert(Hand, [values])
+    lines = [_line_row(game.pk, score_, seats, name) for name in score_.scores]
+    if game_state is None:
+        (hand_id,) = rows.insert(Hand, [values])
+        rows.insert(ScoreLine, [{"hand_id": hand_id, **line} for line in lines])
+    else:
+        hand_id = rows.insert_with_children_and_update(
+            Hand, values, ScoreLine, "hand_id", lines, Game, game.pk, game_state
+        )
     hand = Hand(pk=hand_id, **values)
     hand._state.adding = False
     hand._state.db = "default"
@@ -184,11 +195,7 @@ def _write_hand(
         hand.replaces = replaces
     if values["entered_by_id"] is not None:
         hand.entered_by = _user(entered_by)  # type: ignore[assignment]
-    rows.insert(
-        ScoreLine, [_line_row(hand_id, game.pk, score_, seats, name) for name in score_.scores]
-    )
     hand.scores_cache = dict(score_.scores)
-    _add_to_totals(game, score_.scores.items(), +1)
     return hand
 
 
@@ -198,18 +205,11 @@ def _line_scores(hand: Hand) -> list[tuple[str, int]]:
 
 def _locked(game: Game, *, replay_key: str | None = None) -> Game:
     """The game's row, locked until the transaction ends; with ``replay_key``, also the id of
-    the hand an earlier request with that idempotency key wrote (``replay_id``, or None)."""
-    if not replay_key:
-        locked, _ = rows.select_for_update(Game, game.pk, LOCKED_FIELDS)
-        return locked
-    locked, replay_id = rows.select_for_update(
-        Game,
-        game.pk,
-        LOCKED_FIELDS,
-        child=Hand,
-        child_equals={"game_id": game.pk, "idempotency_key": replay_key},
-    )
-    locked.replay_id = replay_id
+    the hand an earlier request with that idempotency key wrote (``replay_id``, or None),
+    read after the lock is granted so that it sees a concurrent request's committed hand."""
+    locked = rows.select_for_update(Game, game.pk, LOCKED_FIELDS)
+    if replay_key:
+        locked.replay_id = rows.first_pk(Hand, game_id=game.pk, idempotency_key=replay_key)
     return locked
 
 
@@ -234,9 +234,14 @@ def _sequence_state(game: Game, current: Sequence[Hand]) -> None:
 HAND_STATE_FIELDS = ("totals", "last_number", "current_hands", "last_sequence")
 
 
+def _state(game: Game) -> dict[str, object]:
+    """The totals and numbering state the services keep on the game row."""
+    return {f: getattr(game, f) for f in HAND_STATE_FIELDS}
+
+
 def _save_state(game: Game) -> None:
     """Write the totals and numbering state the services keep on the game row."""
-    rows.update(Game, game.pk, {f: getattr(game, f) for f in HAND_STATE_FIELDS})
+    rows.update(Game, game.pk, _state(game))
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -443,6 +448,11 @@ def hand_record(
         )
     except RuleError as exc:
         raise SheetError(exc, game.current_hands + 1, number=number) from exc
+    score_ = engine.score_hand(record, players=names, options=options)
+    _add_to_totals(game, score_.scores.items(), +1)
+    game.last_number = number
+    game.current_hands += 1
+    game.last_sequence = engine.hand_number(record)
     hand = _write_hand(
         game=game,
         number=number,
@@ -450,16 +460,13 @@ def hand_record(
         entry=entry,
         engine=engine,
         record=record,
-        score_=engine.score_hand(record, players=names, options=options),
+        score_=score_,
         seats=seats,
         entered_by=entered_by,
         via=via,
         idempotency_key=idempotency_key or "",
+        game_state=_state(game),
     )
-    game.last_number = number
-    game.current_hands += 1
-    game.last_sequence = hand.sequence
-    _save_state(game)
     _announce(game.pk)
     return hand, True
 
@@ -527,7 +534,11 @@ def hand_correct(
             )
     except RuleError as exc:
         raise SheetError(exc, index + 1, number=number) from exc
+    score_ = engine.score_hand(record, players=names, options=options)
     _add_to_totals(game, _line_scores(old), -1)
+    _add_to_totals(game, score_.scores.items(), +1)
+    if index == len(current) - 1:
+        game.last_sequence = engine.hand_number(record)
     old.state = Hand.State.SUPERSEDED
     old.save(update_fields=("state",))
     hand = _write_hand(
@@ -537,15 +548,14 @@ def hand_correct(
         entry=entry,
         engine=engine,
         record=record,
-        score_=engine.score_hand(record, players=names, options=options),
+        score_=score_,
         seats=seats,
         entered_by=entered_by,
         via=via,
         idempotency_key=idempotency_key or "",
         replaces=old,
+        game_state=_state(game),
     )
-    _sequence_state(game, [*current[:index], hand, *current[index + 1 :]])
-    _save_state(game)
     _announce(game.pk)
     return hand, True
 
@@ -633,6 +643,7 @@ def scoresheet_import(
     for number, (entry, record, score_) in enumerate(
         zip(sheet["hands"], checked.hands, result.hands, strict=True), 1
     ):
+        _add_to_totals(game, score_.scores.items(), +1)
         hand = _write_hand(
             game=game,
             number=number,

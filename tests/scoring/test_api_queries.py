@@ -3,6 +3,7 @@
 from typing import Any
 
 import pytest
+from django.db import connection
 from rest_framework.test import APIClient
 
 from scoring import services
@@ -22,7 +23,11 @@ def test_recording_a_hand_by_table_key_takes_a_fixed_number_of_queries(
         services.hand_record(game=game, entry=HAND)
     device = APIClient()
     device.credentials(HTTP_AUTHORIZATION=f"Table {game.table_key}")
-    with django_assert_max_num_queries(7):
+    # table key; savepoint (the test's own transaction around it); the game's row, locked;
+    # the idempotency replay; the hand, its lines and the game's totals in one statement on
+    # PostgreSQL, three elsewhere; release.
+    writes = 1 if connection.vendor == "postgresql" else 3
+    with django_assert_max_num_queries(5 + writes):
         response = device.post(
             f"/api/v1/games/{game.pk}/hands/", HAND, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
         )
