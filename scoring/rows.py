@@ -31,7 +31,13 @@ def _select_sql(model: type[models.Model], fields: tuple[str, ...], vendor: str)
 
 
 @cache
-def _insert_sql(model: type[models.Model], names: tuple[str, ...], count: int, vendor: str) -> str:
+def _insert_sql(
+    model: type[models.Model],
+    names: tuple[str, ...],
+    count: int,
+    vendor: str,
+    skip_conflict: bool = False,
+) -> str:
     qn = connection.ops.quote_name
     columns = ", ".join(qn(_field(model, n).column) for n in names)
     one = "(" + ", ".join(["%s"] * len(names)) + ")"
@@ -39,7 +45,10 @@ def _insert_sql(model: type[models.Model], names: tuple[str, ...], count: int, v
         f" RETURNING {qn('id')}" if connection.features.can_return_rows_from_bulk_insert else ""
     )
     values = ", ".join([one] * count)
-    return f"INSERT INTO {qn(model._meta.db_table)} ({columns}) VALUES {values}{returning}"
+    conflict = " ON CONFLICT DO NOTHING" if skip_conflict else ""
+    return (
+        f"INSERT INTO {qn(model._meta.db_table)} ({columns}) VALUES {values}{conflict}{returning}"
+    )
 
 
 @cache
@@ -92,9 +101,12 @@ def first_pk(model: type[models.Model], **equals: object) -> int | None:
     return None if row is None else int(row[0])
 
 
-def insert(model: type[models.Model], rows: Sequence[Mapping[str, object]]) -> list[int]:
+def insert(
+    model: type[models.Model], rows: Sequence[Mapping[str, object]], *, skip_conflict: bool = False
+) -> list[int]:
     """Insert rows (field name or attname → value, the same keys in every row) in one
-    statement; returns their ids in order."""
+    statement; returns their ids in order. With ``skip_conflict``, a row that would break a
+    unique constraint is not inserted (and has no id in the answer)."""
     names = tuple(rows[0])
     fields = [_field(model, n) for n in names]
     params = [
@@ -103,7 +115,9 @@ def insert(model: type[models.Model], rows: Sequence[Mapping[str, object]]) -> l
         for n, f in zip(names, fields, strict=True)
     ]
     with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(model, names, len(rows), connection.vendor), params)
+        cursor.execute(
+            _insert_sql(model, names, len(rows), connection.vendor, skip_conflict), params
+        )
         return [int(r[0]) for r in cursor.fetchall()]
 
 
@@ -138,11 +152,11 @@ def _write_cte_sql(
     aliases = ", ".join(f"c{i}" for i in range(len(child_names)))
     return (
         f"WITH p AS (INSERT INTO {qn(parent._meta.db_table)} ({parent_columns}) "
-        f"VALUES ({parent_values}) RETURNING {qn('id')}), "
+        f"VALUES ({parent_values}) ON CONFLICT DO NOTHING RETURNING {qn('id')}), "
         f"c AS (INSERT INTO {qn(child._meta.db_table)} ({qn(_field(child, child_fk).column)}, "
         f"{child_columns}) SELECT p.{qn('id')}, {aliases} "
         f"FROM p, (VALUES {rows}) AS v({aliases})), "
-        f"u AS ({_update_sql(updated, update_names, vendor)}) "
+        f"u AS ({_update_sql(updated, update_names, vendor)} AND EXISTS (SELECT 1 FROM p)) "
         f"SELECT {qn('id')} FROM p"
     )
 
@@ -156,15 +170,21 @@ def insert_with_children_and_update(
     updated: type[models.Model],
     updated_pk: int,
     update_values: Mapping[str, object],
-) -> int:
+) -> int | None:
     """Insert a row, its child rows (``child_fk`` set to the new row's id) and update another
-    row: one statement on PostgreSQL (data-modifying CTEs), three elsewhere. Returns the new
-    row's id."""
+    row: one statement on PostgreSQL (data-modifying CTEs), three elsewhere. When the row would
+    break a unique constraint nothing at all is written.
+
+    Returns:
+        The new row's id, or None when nothing was written.
+    """
     if connection.vendor != "postgresql":
-        (pk,) = insert(parent, [row])
-        insert(child, [{child_fk: pk, **r} for r in child_rows])
+        inserted = insert(parent, [row], skip_conflict=True)
+        if not inserted:
+            return None
+        insert(child, [{child_fk: inserted[0], **r} for r in child_rows])
         update(updated, updated_pk, update_values)
-        return pk
+        return inserted[0]
     parent_names, child_names, update_names = tuple(row), tuple(child_rows[0]), tuple(update_values)
     sql = _write_cte_sql(
         parent,
@@ -187,4 +207,5 @@ def insert_with_children_and_update(
     params.append(updated_pk)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return int(cursor.fetchone()[0])
+        found = cursor.fetchone()
+    return None if found is None else int(found[0])

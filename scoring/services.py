@@ -159,10 +159,11 @@ def _write_hand(
     idempotency_key: str,
     replaces: Hand | None = None,
     game_state: Mapping[str, object] | None = None,
-) -> Hand:
+) -> Hand | None:
     """Insert a hand revision and its score lines; with ``game_state``, also write the game
     row's totals and numbering (in the same statement where the database allows). The caller
-    has added the scores to ``game.totals``."""
+    has added the scores to ``game.totals``. Returns None, having written nothing, when
+    another hand of the game already holds ``idempotency_key``."""
     values: dict[str, Any] = {
         "game_id": game.pk,
         "number": number,
@@ -185,9 +186,12 @@ def _write_hand(
         (hand_id,) = rows.insert(Hand, [values])
         rows.insert(ScoreLine, [{"hand_id": hand_id, **line} for line in lines])
     else:
-        hand_id = rows.insert_with_children_and_update(
+        inserted = rows.insert_with_children_and_update(
             Hand, values, ScoreLine, "hand_id", lines, Game, game.pk, game_state
         )
+        if inserted is None:
+            return None
+        hand_id = inserted
     hand = Hand(pk=hand_id, **values)
     hand._state.adding = False
     hand._state.db = "default"
@@ -432,11 +436,13 @@ def hand_record(
         SheetError: the hand breaks a rule; ``hand`` is its position in the sheet.
         GameFinished: the game is finished.
     """
-    game = _locked(game, replay_key=idempotency_key)
-    existing = _replayed(game.replay_id, entry, number=None)
-    if existing is not None:
-        return existing, False
+    # The replay of a retried request is looked up only when the hand cannot be recorded:
+    # a finished game, a rule error, or the key already taken (the insert writes nothing).
+    game = _locked(game)
     if game.state == Game.State.FINISHED:
+        replay = _replay_of(game, idempotency_key, entry)
+        if replay is not None:
+            return replay, False
         raise GameFinished("the game is finished: no more hands", game=game.pk)
     engine, options, seats = engine_of(game)
     names = list(seats)
@@ -447,6 +453,9 @@ def hand_record(
             entry, players=names, options=options, previous=game.last_sequence
         )
     except RuleError as exc:
+        replay = _replay_of(game, idempotency_key, entry)
+        if replay is not None:
+            return replay, False
         raise SheetError(exc, game.current_hands + 1, number=number) from exc
     score_ = engine.score_hand(record, players=names, options=options)
     _add_to_totals(game, score_.scores.items(), +1)
@@ -467,8 +476,23 @@ def hand_record(
         idempotency_key=idempotency_key or "",
         game_state=_state(game),
     )
+    if hand is None:  # the key was taken: answer as the first request was answered
+        replay = _replay_of(game, idempotency_key, entry)
+        assert replay is not None, "an insert that wrote nothing had an idempotency key"
+        return replay, False
     _announce(game.pk)
     return hand, True
+
+
+def _replay_of(game: Game, key: str | None, entry: object) -> Hand | None:
+    """The new hand an earlier request with ``key`` recorded in ``game``, if any.
+
+    Raises:
+        IdempotencyKeyReused: the key was used for a different write.
+    """
+    if not key:
+        return None
+    return _replayed(rows.first_pk(Hand, game_id=game.pk, idempotency_key=key), entry, number=None)
 
 
 @transaction.atomic

@@ -226,3 +226,30 @@ def test_settle_up_pays_in_fewest_payments() -> None:
         {"payer": "Ana", "payee": "Cy", "units": 1, "amount": "0.25"},
     ]
     assert settle["currency"] == "USD"
+
+
+def test_a_retry_replays_even_when_the_hand_could_no_longer_be_recorded() -> None:
+    game = rook_game()
+    round_4 = {
+        "round": 4,
+        "dealer": "Ana",
+        "out": "Ana",
+        "melds": {"Ana": [["R7", "Y7", "G7"], ["R9", "Y9", "G9"], ["B2", "G2", "Y2"]]},
+        "held": {"Ben": "B13", "Cy": "Y4"},
+    }
+    first, _ = services.hand_record(game=game, entry=round_4, idempotency_key="r4")
+    services.hand_record(
+        game=game,
+        entry={
+            **round_4,
+            "round": 5,
+            "melds": {"Ana": [["R1", "R2", "R3", "R4"], ["B5", "G5", "Y5"], ["B8", "G8", "Y8"]]},
+        },
+    )
+    # round 4 again would break the sequence now, but it is a retry: the first answer
+    again, created = services.hand_record(game=game, entry=round_4, idempotency_key="r4")
+    assert (again.pk, created) == (first.pk, False)
+    services.game_finish(game=game)
+    again, created = services.hand_record(game=game, entry=round_4, idempotency_key="r4")
+    assert (again.pk, created) == (first.pk, False)
+    assert_rebuilds(game)
