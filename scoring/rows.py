@@ -36,7 +36,7 @@ def _insert_sql(
     names: tuple[str, ...],
     count: int,
     vendor: str,
-    skip_conflict: bool = False,
+    skip_duplicate: tuple[str, str] | None = None,
 ) -> str:
     qn = connection.ops.quote_name
     columns = ", ".join(qn(_field(model, n).column) for n in names)
@@ -45,10 +45,22 @@ def _insert_sql(
         f" RETURNING {qn('id')}" if connection.features.can_return_rows_from_bulk_insert else ""
     )
     values = ", ".join([one] * count)
-    conflict = " ON CONFLICT DO NOTHING" if skip_conflict else ""
+    conflict = _skip_duplicate_sql(model, skip_duplicate)
     return (
         f"INSERT INTO {qn(model._meta.db_table)} ({columns}) VALUES {values}{conflict}{returning}"
     )
+
+
+def _skip_duplicate_sql(model: type[models.Model], skip_duplicate: tuple[str, str] | None) -> str:
+    """``ON CONFLICT (scope, key) WHERE NOT (key = '') DO NOTHING``: skip a row whose non-blank
+    ``key`` is already taken within ``scope`` (a partial unique index); any other unique
+    clash still raises."""
+    if skip_duplicate is None:
+        return ""
+    qn = connection.ops.quote_name
+    scope, key = (qn(_field(model, n).column) for n in skip_duplicate)
+    # The same predicate, written as Django writes the index's condition (SQLite matches it).
+    return f" ON CONFLICT ({scope}, {key}) WHERE NOT ({key} = '') DO NOTHING"
 
 
 @cache
@@ -102,11 +114,15 @@ def first_pk(model: type[models.Model], **equals: object) -> int | None:
 
 
 def insert(
-    model: type[models.Model], rows: Sequence[Mapping[str, object]], *, skip_conflict: bool = False
+    model: type[models.Model],
+    rows: Sequence[Mapping[str, object]],
+    *,
+    skip_duplicate: tuple[str, str] | None = None,
 ) -> list[int]:
     """Insert rows (field name or attname → value, the same keys in every row) in one
-    statement; returns their ids in order. With ``skip_conflict``, a row that would break a
-    unique constraint is not inserted (and has no id in the answer)."""
+    statement; returns their ids in order. With ``skip_duplicate`` (scope, key), a row whose
+    non-blank key is already taken in its scope is not inserted (and has no id in the
+    answer)."""
     names = tuple(rows[0])
     fields = [_field(model, n) for n in names]
     params = [
@@ -116,7 +132,7 @@ def insert(
     ]
     with connection.cursor() as cursor:
         cursor.execute(
-            _insert_sql(model, names, len(rows), connection.vendor, skip_conflict), params
+            _insert_sql(model, names, len(rows), connection.vendor, skip_duplicate), params
         )
         return [int(r[0]) for r in cursor.fetchall()]
 
@@ -142,6 +158,7 @@ def _write_cte_sql(
     updated: type[models.Model],
     update_names: tuple[str, ...],
     vendor: str,
+    skip_duplicate: tuple[str, str],
 ) -> str:
     qn = connection.ops.quote_name
     parent_columns = ", ".join(qn(_field(parent, n).column) for n in parent_names)
@@ -152,7 +169,8 @@ def _write_cte_sql(
     aliases = ", ".join(f"c{i}" for i in range(len(child_names)))
     return (
         f"WITH p AS (INSERT INTO {qn(parent._meta.db_table)} ({parent_columns}) "
-        f"VALUES ({parent_values}) ON CONFLICT DO NOTHING RETURNING {qn('id')}), "
+        f"VALUES ({parent_values}){_skip_duplicate_sql(parent, skip_duplicate)} "
+        f"RETURNING {qn('id')}), "
         f"c AS (INSERT INTO {qn(child._meta.db_table)} ({qn(_field(child, child_fk).column)}, "
         f"{child_columns}) SELECT p.{qn('id')}, {aliases} "
         f"FROM p, (VALUES {rows}) AS v({aliases})), "
@@ -170,16 +188,19 @@ def insert_with_children_and_update(
     updated: type[models.Model],
     updated_pk: int,
     update_values: Mapping[str, object],
+    *,
+    skip_duplicate: tuple[str, str],
 ) -> int | None:
     """Insert a row, its child rows (``child_fk`` set to the new row's id) and update another
-    row: one statement on PostgreSQL (data-modifying CTEs), three elsewhere. When the row would
-    break a unique constraint nothing at all is written.
+    row: one statement on PostgreSQL (data-modifying CTEs), three elsewhere. When the row's
+    non-blank key is already taken in its scope (``skip_duplicate``: scope, key) nothing at
+    all is written; any other unique clash raises.
 
     Returns:
         The new row's id, or None when nothing was written.
     """
     if connection.vendor != "postgresql":
-        inserted = insert(parent, [row], skip_conflict=True)
+        inserted = insert(parent, [row], skip_duplicate=skip_duplicate)
         if not inserted:
             return None
         insert(child, [{child_fk: inserted[0], **r} for r in child_rows])
@@ -196,6 +217,7 @@ def insert_with_children_and_update(
         updated,
         update_names,
         connection.vendor,
+        skip_duplicate,
     )
     params = [_field(parent, n).get_db_prep_save(row[n], connection) for n in parent_names]
     params += [

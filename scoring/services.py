@@ -187,7 +187,15 @@ def _write_hand(
         rows.insert(ScoreLine, [{"hand_id": hand_id, **line} for line in lines])
     else:
         inserted = rows.insert_with_children_and_update(
-            Hand, values, ScoreLine, "hand_id", lines, Game, game.pk, game_state
+            Hand,
+            values,
+            ScoreLine,
+            "hand_id",
+            lines,
+            Game,
+            game.pk,
+            game_state,
+            skip_duplicate=("game_id", "idempotency_key"),
         )
         if inserted is None:
             return None
@@ -199,7 +207,7 @@ def _write_hand(
         hand.replaces = replaces
     if values["entered_by_id"] is not None:
         hand.entered_by = _user(entered_by)  # type: ignore[assignment]
-    hand.scores_cache = dict(score_.scores)
+    hand.scores_cache = {name: score_.scores[name] for name in seats}
     return hand
 
 
@@ -371,7 +379,7 @@ def game_finish(*, game: Game) -> Game:
         game.finished_at = timezone.now()
         game.save(update_fields=("state", "finished_at"))
         _announce(game.pk)
-    return game
+    return Game.objects.get(pk=game.pk)
 
 
 # --- hands ------------------------------------------------------------------------------------
@@ -478,7 +486,8 @@ def hand_record(
     )
     if hand is None:  # the key was taken: answer as the first request was answered
         replay = _replay_of(game, idempotency_key, entry)
-        assert replay is not None, "an insert that wrote nothing had an idempotency key"
+        if replay is None:
+            raise IntegrityError("a hand insert was skipped, yet no hand holds its key")
         return replay, False
     _announce(game.pk)
     return hand, True
@@ -580,6 +589,8 @@ def hand_correct(
         replaces=old,
         game_state=_state(game),
     )
+    if hand is None:  # the key was taken meanwhile (the lock makes this impossible)
+        raise IntegrityError("a correction was skipped: its idempotency key is taken")
     _announce(game.pk)
     return hand, True
 

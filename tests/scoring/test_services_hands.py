@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import IntegrityError
 
 from scoring import selectors, services
 from scoring.errors import GameFinished, IdempotencyKeyReused, StaleRevision, VoidRefused
@@ -253,3 +254,14 @@ def test_a_retry_replays_even_when_the_hand_could_no_longer_be_recorded() -> Non
     again, created = services.hand_record(game=game, entry=round_4, idempotency_key="r4")
     assert (again.pk, created) == (first.pk, False)
     assert_rebuilds(game)
+
+
+@pytest.mark.parametrize("key", [None, "fresh-key"])
+def test_only_a_taken_idempotency_key_skips_the_insert(key: str | None) -> None:
+    """Any other unique clash (here a number already used, as a stale game row would cause)
+    raises instead of passing for a replay."""
+    game = tonk_game(ANA_WINS)
+    Game.objects.filter(pk=game.pk).update(last_number=0)
+    with pytest.raises(IntegrityError):
+        services.hand_record(game=game, entry=BEN_WINS, idempotency_key=key)
+    assert Hand.objects.filter(game=game).count() == 1
