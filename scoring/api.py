@@ -7,6 +7,7 @@ game's state refuses is a 409 saying what the client needs to recover.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import Prefetch
@@ -59,12 +60,15 @@ class StrictJSONParser(JSONParser):
         return data
 
 
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
 def _holds_unstorable_text(value: object) -> bool:
     stack = [value]
     while stack:
         v = stack.pop()
         if isinstance(v, str):
-            if "\x00" in v or any("\ud800" <= c <= "\udfff" for c in v):
+            if _UNSTORABLE.search(v):
                 return True
         elif isinstance(v, dict):
             stack.extend(v)

@@ -22,6 +22,17 @@ def _field(model: type[models.Model], name: str) -> Any:
     return model._meta.get_field(name.removesuffix("_id") if name.endswith("_id") else name)
 
 
+# Values of these Python types go to the database as they are: no field needs to prepare them.
+_PLAIN = (int, str, bool, type(None))
+
+
+def _prep(field: Any, value: object) -> object:
+    """A value as the database takes it (JSON, dates and the like prepared by the field)."""
+    if type(value) in _PLAIN and not isinstance(field, models.JSONField):
+        return value
+    return field.get_db_prep_save(value, connection)
+
+
 @cache
 def _select_sql(model: type[models.Model], fields: tuple[str, ...], vendor: str) -> str:
     qn = connection.ops.quote_name
@@ -125,11 +136,7 @@ def insert(
     answer)."""
     names = tuple(rows[0])
     fields = [_field(model, n) for n in names]
-    params = [
-        f.get_db_prep_save(row[n], connection)
-        for row in rows
-        for n, f in zip(names, fields, strict=True)
-    ]
+    params = [_prep(f, row[n]) for row in rows for n, f in zip(names, fields, strict=True)]
     with connection.cursor() as cursor:
         cursor.execute(
             _insert_sql(model, names, len(rows), connection.vendor, skip_duplicate), params
@@ -143,7 +150,7 @@ def update(model: type[models.Model], pk: int, values: Mapping[str, object]) -> 
     with connection.cursor() as cursor:
         cursor.execute(
             _update_sql(model, names, connection.vendor),
-            [_field(model, n).get_db_prep_save(v, connection) for n, v in values.items()] + [pk],
+            [_prep(_field(model, n), v) for n, v in values.items()] + [pk],
         )
 
 
@@ -219,13 +226,9 @@ def insert_with_children_and_update(
         connection.vendor,
         skip_duplicate,
     )
-    params = [_field(parent, n).get_db_prep_save(row[n], connection) for n in parent_names]
-    params += [
-        _field(child, n).get_db_prep_save(r[n], connection) for r in child_rows for n in child_names
-    ]
-    params += [
-        _field(updated, n).get_db_prep_save(update_values[n], connection) for n in update_names
-    ]
+    params = [_prep(_field(parent, n), row[n]) for n in parent_names]
+    params += [_prep(_field(child, n), r[n]) for r in child_rows for n in child_names]
+    params += [_prep(_field(updated, n), update_values[n]) for n in update_names]
     params.append(updated_pk)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
