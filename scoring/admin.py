@@ -15,15 +15,20 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
+class ReadOnlyInline(admin.TabularInline):
+    """Rows shown beside their game or hand, never edited here."""
+
     extra = 0
-    fields = ("position", "name", "player")
-    readonly_fields = fields
     can_delete = False
 
     def has_add_permission(self, request: Any, obj: Any = None) -> bool:
         return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("position", "name", "player")
+    readonly_fields = fields
 
 
 @admin.register(Game)
@@ -35,15 +40,10 @@ class GameAdmin(ReadOnlyAdmin):
     inlines = (SeatInline,)
 
 
-class ScoreLineInline(admin.TabularInline):
+class ScoreLineInline(ReadOnlyInline):
     model = ScoreLine
-    extra = 0
     fields = ("seat", "points", "went_out", "bid_made", "won")
     readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Hand)

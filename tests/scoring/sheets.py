@@ -15,6 +15,7 @@ TONK_KNOCK_SHEET = {
     ],
 }
 TONK_KNOCK_TOTALS = {"Ana": 1, "Ben": -1}
+TONK_KNOCK_HAND = TONK_KNOCK_SHEET["hands"][0]
 
 # "1S" is no card: an ace is A, never 1.
 TONK_BAD_CARD_SHEET = {

@@ -15,16 +15,11 @@ from scoring import services
 from scoring.models import Game, Hand
 from tests.factories import MembershipFactory, UserFactory
 from tests.scoring.conftest import db_counts, new_key
+from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
+from tests.scoring.sheets import TONK_KNOCK_SHEET as SHEET
 
 pytestmark = pytest.mark.django_db
 
-HAND = {"dealer": "Ben", "end": "knock", "by": "Ana", "held": {"Ana": "AS 2D", "Ben": "KH QH"}}
-SHEET = {
-    "format": "tabletally.scoresheet/1",
-    "game": "tonk",
-    "players": ["Ana", "Ben"],
-    "hands": [HAND],
-}
 
 # (url name, method, path, body): every endpoint of scoring.urls, on the game under test.
 ENDPOINTS: list[tuple[str, str, str, Any]] = [

@@ -12,16 +12,11 @@ from rest_framework.test import APIClient
 from scoring.models import Game
 from tests.factories import PlayerFactory
 from tests.scoring.conftest import db_counts, new_key
+from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
+from tests.scoring.sheets import TONK_KNOCK_SHEET as SHEET
 
 pytestmark = pytest.mark.django_db
 
-HAND = {"dealer": "Ben", "end": "knock", "by": "Ana", "held": {"Ana": "AS 2D", "Ben": "KH QH"}}
-SHEET = {
-    "format": "tabletally.scoresheet/1",
-    "game": "tonk",
-    "players": ["Ana", "Ben"],
-    "hands": [HAND],
-}
 TWO = [{"name": "Ana"}, {"name": "Ben"}]
 
 

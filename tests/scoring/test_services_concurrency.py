@@ -15,10 +15,10 @@ from rest_framework.test import APIClient
 from scoring import services
 from scoring.models import Game, Hand, ScoreLine
 from tests.factories import MembershipFactory
+from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-HAND = {"dealer": "Ben", "end": "knock", "by": "Ana", "held": {"Ana": "AS 2D", "Ben": "KH QH"}}
 OTHER = {"dealer": "Ben", "end": "knock", "by": "Ben", "held": {"Ana": "KS QD", "Ben": "2C"}}
 
 
