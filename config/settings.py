@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_htmx",
     "scoring",
     "tournaments",
 ]
@@ -68,9 +69,13 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "scoring:games"
+LOGOUT_REDIRECT_URL = "home"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -185,6 +190,7 @@ USE_TZ = True
 # --- Static files -----------------------------------------------------------------------------
 
 STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

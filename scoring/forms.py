@@ -1,0 +1,508 @@
+"""Forms of the scoring pages for signed-in members: starting a game.
+
+The form parses what was typed into the arguments of :func:`scoring.services.game_start`; the
+rules (player counts, names, house-rule values, stake, currency) are checked once, by the
+service through ``tonkrules``, and a refusal is placed next to the field it concerns, in words
+built here from the error's stable code so that they can be translated.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Any, ClassVar
+
+from django import forms
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from scoring.errors import IdempotencyKeyReused
+from scoring.models import Game
+from scoring.services import MAX_NAME_LENGTH, MAX_STAKE_LENGTH, SeatSpec
+from tonkrules import RuleError, find_game
+from tonkrules.errors import PlayerError
+from tonkrules.sheet import SheetError
+
+SEATS = 5
+"""Seats on the form: the most players any of the games seats (Toonerville Rook: 5)."""
+
+DEFAULT_CURRENCY = "USD"
+"""The currency of a Tonk stake entered without one."""
+
+GAMES: tuple[str, ...] = tuple(Game.Kind.values)
+"""The games on the form, in the order they are offered."""
+
+
+# --- house rules: labels and explanations people read ---------------------------------------
+# The keys, defaults and parsers come from the rules engine (``Options.describe()`` and the
+# options dataclass); the words are here so that they can be translated. Each explanation is
+# the engine's one-line help, word for word, as the message id.
+
+OPTION_TEXT: dict[tuple[str, str], tuple[Promise, Promise]] = {
+    ("tonk", "initial_tonk_totals"): (
+        _("Totals that win at the deal"),
+        _("Totals of the five dealt cards that win at the deal."),
+    ),
+    ("tonk", "caught_low_bonus"): (
+        _("Bonus to the lowest hand after a catch"),
+        _(
+            "After a catch, who pays the lowest hand 1: everyone outside the lowest group, "
+            "only the other non-knockers, or nobody."
+        ),
+    ),
+    ("tonk", "stock_tie"): (
+        _("Tie for lowest when the stock runs out"),
+        _(
+            "When the stock runs out and several players tie for lowest: "
+            "each collects, or nobody pays."
+        ),
+    ),
+    ("tonk", "double_requires_new_spread"): (
+        _("Double pay only with a new spread"),
+        _("A tonk out pays double only if that turn laid down a new spread."),
+    ),
+    ("tonk", "must_lay_down_spreads"): (
+        _("Warn about spreads kept in hand"),
+        _("Warn when a knock or stock-out hand still holds a spread (three aces excepted)."),
+    ),
+    ("tonk", "upcard"): (
+        _("Turn an upcard after the deal"),
+        _("The card after the deal starts the discard pile (recorded only)."),
+    ),
+    ("rook", "decks"): (
+        _("Decks in play"),
+        _("Copies of each card in play; by default one deck per player."),
+    ),
+    ("rook", "contract_mode"): (
+        _("Contract lay-down"),
+        _("exact: the lay-down is exactly the contract; at_least: extra melds are allowed."),
+    ),
+    ("rook", "min_natural_per_meld"): (
+        _("Natural cards per meld, at least"),
+        _("Natural (non-Rook) cards every meld needs."),
+    ),
+    ("rook", "max_rooks_per_meld"): (
+        _("Rooks per meld, at most"),
+        _("The most Rooks one meld may hold; none: no cap."),
+    ),
+    ("bluke", "allow_zero_bid"): (
+        _("Allow a bid of 0"),
+        _("Bids may be 0; a bid of 0 scores 1 per trick taken."),
+    ),
+    ("bluke", "bluke_lead_rule"): (
+        _("After a Bluke is led"),
+        _("When a Bluke is led: free (no suit to follow) or the next card played sets the suit."),
+    ),
+}
+
+CHOICE_TEXT: dict[tuple[str, str], Promise] = {
+    ("caught_low_bonus", "all_others"): _("everyone outside the lowest group"),
+    ("caught_low_bonus", "non_knockers"): _("only the other non-knockers"),
+    ("caught_low_bonus", "none"): _("nobody"),
+    ("stock_tie", "all_tied_collect"): _("each tied player collects"),
+    ("stock_tie", "no_payment"): _("nobody pays"),
+    # The explanation of these two names the values, so their labels do too.
+    ("contract_mode", "exact"): _("exact: exactly the contract"),
+    ("contract_mode", "at_least"): _("at_least: extra melds allowed"),
+    ("bluke_lead_rule", "free"): _("free: no suit to follow"),
+    ("bluke_lead_rule", "next_card_sets_suit"): _("the next card played sets the suit"),
+}
+"""What each value of a choice option means, keyed by (option, value)."""
+
+NO_DEFAULT_TEXT: dict[tuple[str, str], Promise] = {
+    ("rook", "decks"): _("one per player"),
+    ("rook", "max_rooks_per_meld"): _("no cap"),
+}
+"""What an option whose default is ``null`` means, shown as its default."""
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One house-rule option of one game, as the form offers it.
+
+    Attributes:
+        game: the game's name (``"tonk"``).
+        key: the option's key in the score-sheet format.
+        default: the default, as JSON (the value the game takes when the key is absent).
+        field_name: the form field, ``<game>__<key>``.
+        label: a short name for people.
+        help: the one-line explanation.
+        default_text: the default, as people read it.
+    """
+
+    game: str
+    key: str
+    default: object
+    field_name: str
+    label: Any
+    help: Any
+    default_text: Any
+
+
+class WholeNumbersField(forms.CharField):
+    """Whole numbers typed as text, ``"49, 50"`` → ``[49, 50]``; blank → None (the default)."""
+
+    default_error_messages: ClassVar[dict[str, Any]] = {
+        "invalid": _("Type whole numbers separated by commas, such as 49, 50."),
+    }
+
+    def to_python(self, value: Any) -> list[int] | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if not text:
+            return None
+        tokens = [t for t in re.split(r"[\s,;]+", text) if t]
+        if not all(t.isdigit() and t.isascii() for t in tokens):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return [int(t) for t in tokens]
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, (list, tuple)):
+            return ", ".join(str(v) for v in value)
+        return value
+
+
+def _minimum(parse: Callable[[str, object], object], key: str) -> int | None:
+    """The least value a whole-number option takes, as its parser reports it (for ``min``)."""
+    try:
+        parse(key, -1)
+    except RuleError as exc:
+        minimum = exc.params.get("minimum")
+        return minimum if isinstance(minimum, int) else None
+    return None
+
+
+def _default_text(game: str, key: str, default: object) -> Any:
+    if isinstance(default, bool):
+        return gettext_lazy("on") if default else gettext_lazy("off")
+    if default is None:
+        return NO_DEFAULT_TEXT.get((game, key), gettext_lazy("none"))
+    if isinstance(default, list):
+        return ", ".join(str(v) for v in default)
+    if isinstance(default, str):
+        return CHOICE_TEXT.get((key, default), default)
+    return str(default)
+
+
+def house_rules(game: str) -> list[HouseRule]:
+    """The house rules of ``game`` in their declared order, from the engine's options."""
+    rules = []
+    for described in find_game(game).options_type.describe():
+        key = str(described["key"])
+        label, help_ = OPTION_TEXT.get(
+            (game, key), (key.replace("_", " ").capitalize(), described["help"])
+        )
+        rules.append(
+            HouseRule(
+                game=game,
+                key=key,
+                default=described["default"],
+                field_name=f"{game}__{key}",
+                label=label,
+                help=help_,
+                default_text=_default_text(game, key, described["default"]),
+            )
+        )
+    return rules
+
+
+def _option_field(game: str, rule: HouseRule) -> forms.Field:
+    """The form field of one option, by the type of its default: a checkbox for true/false, a
+    select for a choice, a text field for a list of numbers, a number field otherwise."""
+    spec = next(f for f in fields(find_game(game).options_type) if f.name == rule.key)
+    default = spec.default
+    common: dict[str, Any] = {"label": rule.label, "help_text": rule.help, "required": False}
+    if isinstance(default, bool):
+        return forms.BooleanField(initial=default, **common)
+    if isinstance(default, Enum):
+        choices = [(m.value, CHOICE_TEXT.get((rule.key, m.value), m.value)) for m in type(default)]
+        return forms.ChoiceField(choices=choices, initial=default.value, **common)
+    if isinstance(default, tuple):
+        return WholeNumbersField(
+            initial=list(default),
+            max_length=60,
+            widget=forms.TextInput(attrs={"autocomplete": "off"}),  # a number pad lacks ","
+            **common,
+        )
+    if default is None or isinstance(default, int):
+        minimum = _minimum(spec.metadata["parse"], rule.key)
+        attrs = {"min": minimum} if minimum is not None else {}
+        return forms.IntegerField(initial=default, widget=forms.NumberInput(attrs=attrs), **common)
+    raise TypeError(f"no form field for {game} option {rule.key!r} ({default!r})")
+
+
+HOUSE_RULES: dict[str, list[HouseRule]] = {game: house_rules(game) for game in GAMES}
+
+
+# --- the form ---------------------------------------------------------------------------------
+
+
+def _game_choices() -> list[tuple[str, str]]:
+    choices = []
+    for kind, title in Game.Kind.choices:
+        engine = find_game(kind)
+        choices.append(
+            (
+                kind,
+                gettext("%(game)s, %(min)d–%(max)d players")
+                % {"game": title, "min": engine.min_players, "max": engine.max_players},
+            )
+        )
+    return choices
+
+
+class GameStartForm(forms.Form):
+    """Start a game: which game, who sits where, the club, the house rules, the Tonk stake.
+
+    Args:
+        user: the signed-in user starting the game (their clubs are offered).
+
+    Only the chosen game's house rules are read, so the three games' rules can sit on one page.
+    A house rule left at its default is not passed on: the game stores only what differs.
+    """
+
+    kind = forms.ChoiceField(label=_("Game"), widget=forms.RadioSelect, initial=GAMES[0])
+    club = forms.ModelChoiceField(
+        label=_("Club"),
+        queryset=None,  # set in __init__: the user's clubs
+        required=False,
+        empty_label=_("No club: a casual game"),
+        help_text=_("The club's members can see and keep this game; club players can sit."),
+    )
+    stake = forms.CharField(
+        label=_("Stake"),
+        required=False,
+        max_length=MAX_STAKE_LENGTH,
+        help_text=_("Optional: the money value of one stake unit, such as 0.25."),
+        widget=forms.TextInput(
+            attrs={
+                "inputmode": "decimal",
+                "autocomplete": "off",
+                "placeholder": "0.25",
+                "class": "short",
+            }
+        ),
+    )
+    currency = forms.CharField(
+        label=_("Currency"),
+        required=False,
+        max_length=3,
+        help_text=_("Optional: a three-letter code; USD when a stake is given."),
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "placeholder": DEFAULT_CURRENCY,
+                "class": "short",
+            }
+        ),
+    )
+    idempotency_key = forms.CharField(
+        widget=forms.HiddenInput, required=False, max_length=64, strip=True
+    )
+
+    PLAYERS_DATALIST = "club-players"
+
+    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["kind"].choices = _game_choices()
+        clubs = user.clubs.order_by("name", "id")  # type: ignore[attr-defined]
+        club_field = self.fields["club"]
+        club_field.queryset = clubs
+        clubs_players = list(clubs.prefetch_related("players"))
+        self.has_clubs = bool(clubs_players)
+        self.club_player_names: list[str] = sorted(
+            {player.name for club in clubs_players for player in club.players.all()},
+            key=str.casefold,
+        )
+        self.seat_specs: list[tuple[str, SeatSpec]] = []
+        if self.has_clubs:
+            # A member's game belongs to a club by default: choosing none is deliberate.
+            club_field.required = True
+            club_field.empty_label = None
+            club_field.initial = clubs_players[0].pk
+        else:
+            del self.fields["club"]
+        for seat in range(1, SEATS + 1):
+            attrs = {"autocomplete": "off", "autocapitalize": "words"}
+            if self.club_player_names:
+                attrs["list"] = self.PLAYERS_DATALIST
+            self.fields[f"player_{seat}"] = forms.CharField(
+                label=gettext("Seat %(seat)d") % {"seat": seat},
+                required=False,
+                max_length=MAX_NAME_LENGTH,
+                widget=forms.TextInput(attrs=attrs),
+            )
+        for game in GAMES:
+            for rule in HOUSE_RULES[game]:
+                self.fields[rule.field_name] = _option_field(game, rule)
+        if not self.is_bound:
+            self.initial.setdefault("idempotency_key", uuid.uuid4().hex)
+
+    # --- what the template shows -------------------------------------------------------------
+
+    def player_fields(self) -> list[forms.BoundField]:
+        """The seat fields, in seat order (clockwise)."""
+        return [self[f"player_{seat}"] for seat in range(1, SEATS + 1)]
+
+    def rule_groups(self) -> Iterator[dict[str, Any]]:
+        """Per game: its name, title, and each house rule with its bound field."""
+        for kind, title in Game.Kind.choices:
+            yield {
+                "game": kind,
+                "title": title,
+                "rules": [
+                    {"rule": rule, "field": self[rule.field_name]} for rule in HOUSE_RULES[kind]
+                ],
+            }
+
+    # --- reading the form --------------------------------------------------------------------
+
+    def _other_fields(self, kind: str | None) -> list[str]:
+        """The fields of the games not chosen, and the stake unless Tonk: not read."""
+        names = [r.field_name for game in GAMES if game != kind for r in HOUSE_RULES[game]]
+        if kind != "tonk":
+            names += ["stake", "currency"]
+        return names
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        kind = cleaned.get("kind")
+        for name in self._other_fields(kind):
+            self._errors.pop(name, None)
+            cleaned.pop(name, None)
+        self.seat_specs = self._seats(cleaned)
+        return cleaned
+
+    def _seats(self, cleaned: dict[str, Any]) -> list[tuple[str, SeatSpec]]:
+        """(field name, seat) of every filled seat, in order; a name matching a player of the
+        chosen club (letter case and spaces aside) seats that player, any other a guest."""
+        club = cleaned.get("club")
+        by_name = {}
+        if club is not None:
+            by_name = {p.name.strip().casefold(): p for p in club.players.all()}
+        seats = []
+        for seat in range(1, SEATS + 1):
+            name = cleaned.get(f"player_{seat}") or ""
+            if not name:
+                continue
+            player = by_name.get(name.casefold())
+            spec = SeatSpec(player.name, player.pk) if player is not None else SeatSpec(name)
+            seats.append((f"player_{seat}", spec))
+        return seats
+
+    def options(self) -> dict[str, object]:
+        """The chosen game's house rules that differ from their defaults, as JSON."""
+        kind = self.cleaned_data["kind"]
+        chosen: dict[str, object] = {}
+        for rule in HOUSE_RULES[kind]:
+            value = self.cleaned_data.get(rule.field_name)
+            if value in (None, "") and not isinstance(rule.default, bool):
+                continue  # left blank: the default
+            if value != rule.default:
+                chosen[rule.key] = value
+        return chosen
+
+    def start_arguments(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`scoring.services.game_start` (all but the user)."""
+        kind = self.cleaned_data["kind"]
+        stake = currency = None
+        if kind == "tonk":
+            stake = self.cleaned_data.get("stake", "").replace(",", ".") or None
+            currency = self.cleaned_data.get("currency") or None
+            if stake is not None and currency is None:
+                currency = DEFAULT_CURRENCY
+        return {
+            "kind": kind,
+            "players": [spec for _field, spec in self.seat_specs],
+            "options": self.options(),
+            "stake": stake,
+            "currency": currency,
+            "club": self.cleaned_data.get("club"),
+            "idempotency_key": self.cleaned_data.get("idempotency_key") or None,
+        }
+
+    # --- refusals ----------------------------------------------------------------------------
+
+    def add_start_error(self, exc: SheetError | IdempotencyKeyReused) -> None:
+        """Show why the service refused to start the game, next to the field concerned."""
+        if isinstance(exc, IdempotencyKeyReused):
+            # This page already started a different game: a fresh key lets it start this one.
+            self.data = self.data.copy()
+            self.data[self.add_prefix("idempotency_key")] = uuid.uuid4().hex
+            self.add_error(
+                None,
+                gettext(
+                    "This form already started a game with other details. "
+                    "Check the details and start again to start another game."
+                ),
+            )
+            return
+        error = exc.error
+        self.add_error(self._field_of(error), start_error_text(error, self.cleaned_data["kind"]))
+
+    def _field_of(self, error: RuleError) -> str | None:
+        seats = self.seat_specs
+        detail = error.detail
+        if detail in ("stake", "currency"):
+            return detail
+        if detail == "key_not_allowed":
+            return "stake"
+        if detail == "option_value" and "key" in error.params:
+            name = f"{self.cleaned_data['kind']}__{error.params['key']}"
+            return name if name in self.fields else None
+        if detail in ("club", "duplicate_player"):
+            return "club" if "club" in self.fields else None
+        if isinstance(error, PlayerError):
+            if detail == "player_count":
+                engine = find_game(self.cleaned_data["kind"])
+                if len(seats) > engine.max_players:
+                    return seats[engine.max_players][0]
+                filled = {name for name, _spec in seats}
+                blank = [f"player_{s}" for s in range(1, SEATS + 1) if f"player_{s}" not in filled]
+                return blank[0] if blank else None
+            # Duplicates name the later seat: the last seat holding the name.
+            for field_name, spec in reversed(seats):
+                if spec.name == error.player:
+                    return field_name
+            return "player_1"
+        return None
+
+
+def start_error_text(error: RuleError, kind: str) -> str:
+    """What people read when a game cannot be started, from the error's stable code."""
+    detail = error.detail
+    name = error.player or ""
+    if detail == "player_count":
+        engine = find_game(kind)
+        count = error.params.get("count", 0)
+        return gettext("%(game)s is played by %(min)d to %(max)d players, not %(count)d.") % {
+            "game": Game.Kind(kind).label,
+            "min": engine.min_players,
+            "max": engine.max_players,
+            "count": count,
+        }
+    texts: dict[str | None, Any] = {
+        "duplicate_name": _("“%(name)s” is already seated: give each seat a different name."),
+        "blank_name": _("A player's name cannot be blank."),
+        "name_too_long": _("A name has at most %(max)d characters."),
+        "name_control": _("A name cannot hold tabs, line breaks or other control characters."),
+        "duplicate_player": _("A club player can sit in one seat only."),
+        "club": _("A seated club player must be a player of the game's club."),
+        "stake": _("Type the stake as an amount such as 0.25: digits and a point, no sign."),
+        "currency": _("Type a three-letter currency code such as USD."),
+        "key_not_allowed": _("A stake and a currency are for Tonk only."),
+    }
+    if detail == "option_value":
+        minimum = error.params.get("minimum")
+        if isinstance(minimum, int):
+            return gettext("Type a whole number of at least %(minimum)d.") % {"minimum": minimum}
+        return gettext("This value is not one the rule allows.")
+    if detail in texts:
+        return str(texts[detail]) % {"name": name, "max": MAX_NAME_LENGTH}
+    return error.message

@@ -1,0 +1,27 @@
+"""Page routes of the scoring app: starting games, the games list, and each table's page.
+
+A table's pages live under its private table link, ``/t/<table key>/``: whoever holds the link
+may enter and correct hands of that one game, with or without an account.
+"""
+
+from django.urls import path
+
+from scoring import pages, views_games
+
+app_name = "scoring"
+
+urlpatterns = [
+    path("games/", views_games.game_list, name="games"),
+    path("games/new/", views_games.game_new, name="game-new"),
+    path("t/<str:key>/", pages.table, name="table"),
+    path("t/<str:key>/sheet/", pages.sheet, name="sheet"),
+    path("t/<str:key>/hands/", pages.hand_new, name="hand-new"),
+    path("t/<str:key>/hands/<int:number>/", pages.hand_edit, name="hand-edit"),
+    path("t/<str:key>/hands/<int:number>/void/", pages.hand_void, name="hand-void"),
+    path("t/<str:key>/finish/", pages.finish, name="finish"),
+    path("t/<str:key>/settle-up/", pages.settle_up, name="settle-up"),
+    path("t/<str:key>/print/", pages.print_sheet, name="print"),
+    path("t/<str:key>/scoresheet.json", pages.scoresheet_json, name="scoresheet-json"),
+    path("t/<str:key>/scoresheet.csv", pages.scoresheet_csv, name="scoresheet-csv"),
+    path("t/<str:key>/qr.svg", pages.qr_svg, name="qr"),
+]

@@ -1,0 +1,443 @@
+"""The table page and its actions, reached by the game's private table link (``/t/<key>/``).
+
+Whoever holds the link may enter, correct and void hands of that one game, with or without an
+account; a signed-in user is recorded as the one who entered a hand, a table link as such.
+Views stay thin: the entry forms (``scoring.entry``) build the hand object, the services check,
+score and record it, the selectors read the sheet. With htmx a submission swaps the table's main
+region in place; without it the form posts and the page reloads (303 after a write).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import segno
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from scoring import selectors, services
+from scoring.entry import (
+    ENTRY_FORMS,
+    CardGrid,
+    EntryForm,
+    bidding_order,
+    bluke_cards_dealt,
+    contract_text,
+    entry_changes,
+    hand_summary,
+    new_idempotency_key,
+    next_defaults,
+)
+from scoring.errors import (
+    GameFinished,
+    HandNotFound,
+    IdempotencyKeyReused,
+    ScoringConflict,
+    StaleRevision,
+    VoidRefused,
+)
+from scoring.models import Game, Hand
+from tonkrules import find_game
+from tonkrules.bluke import cards_dealt
+from tonkrules.rook import CONTRACTS
+from tonkrules.sheet import SheetError
+
+ROBOTS = "noindex, nofollow"
+
+
+def _game(key: str) -> Game:
+    """The game a table link opens (404 for any other key)."""
+    return get_object_or_404(Game, table_key=key)
+
+
+def _who(request: HttpRequest) -> dict[str, Any]:
+    """Who is writing: a signed-in user, or the table link."""
+    if request.user.is_authenticated:
+        return {"entered_by": request.user, "via": Hand.Via.USER}
+    return {"entered_by": None, "via": Hand.Via.TABLE}
+
+
+def _form_class(game: Game) -> type[EntryForm]:
+    return ENTRY_FORMS[game.kind]
+
+
+def _new_form(game: Game, names: list[str], options: Any, last: dict[str, Any] | None) -> EntryForm:
+    """An empty entry form for the next hand, with the next dealer and number filled in."""
+    nxt = next_defaults(game.kind, names, last)
+    initial: dict[str, Any] = {"idempotency_key": new_idempotency_key(), "dealer": nxt["dealer"]}
+    if game.kind == "rook":
+        initial["round"] = nxt["number"]
+    elif game.kind == "bluke":
+        initial["hand"] = nxt["number"]
+    return _form_class(game)(names=names, options=options, initial=initial)
+
+
+def _sheet(game: Game, hands: list[Hand], names: list[str]) -> dict[str, Any]:
+    """The score sheet hand by hand: each hand's scores with running totals, the totals and
+    the leaders."""
+    results = selectors.game_results(game, hands)
+    rows = []
+    for hand, result in zip(hands, results["hands"], strict=True):  # type: ignore[arg-type]
+        entry = hand.entry if isinstance(hand.entry, dict) else {}
+        rows.append(
+            {
+                "number": hand.number,
+                "position": len(rows) + 1,
+                "sequence": hand.sequence,
+                "revision": hand.revision,
+                "dealer": entry.get("dealer", ""),
+                "summary": hand_summary(game.kind, entry),
+                "cells": [(result["scores"][n], result["running"][n]) for n in names],
+                "warnings": hand.warnings,
+            }
+        )
+    totals: dict[str, int] = results["totals"]  # type: ignore[assignment]
+    ranking: list[list[str]] = results["ranking"]  # type: ignore[assignment]
+    leaders = ranking[0] if rows and len(ranking) > 1 else []
+    money: dict[str, str] = results.get("money", {})  # type: ignore[assignment]
+    return {
+        "rows": rows,
+        "totals": [(n, totals[n], money.get(n), n in leaders) for n in names],
+        "leaders": leaders,
+    }
+
+
+def _context(
+    request: HttpRequest,
+    game: Game,
+    form: EntryForm | None = None,
+    *,
+    recorded: Hand | None = None,
+) -> dict[str, Any]:
+    """Everything the table page shows."""
+    engine, options, _seats = services.engine_of(game)
+    names = [name for name, _seat in game.seating]
+    hands = selectors.current_hands(game)
+    last = hands[-1].entry if hands and isinstance(hands[-1].entry, dict) else None
+    nxt = next_defaults(game.kind, names, last)
+    if form is None:
+        form = _new_form(game, names, options, last)
+    next_info: dict[str, Any] = {"dealer": names[nxt["dealer"]], "done": nxt["done"]}
+    if game.kind == "rook" and not nxt["done"]:
+        contract = CONTRACTS[nxt["number"]]
+        next_info |= {
+            "round": nxt["number"],
+            "contract": contract_text(contract),
+            "cards": contract.cards_dealt,
+            "decks": options.deck(len(names)).decks,
+            "no_discard": not contract.discard_allowed,
+        }
+    elif game.kind == "bluke" and not nxt["done"]:
+        next_info |= {
+            "hand": nxt["number"],
+            "cards": cards_dealt(nxt["number"]),
+            "bidding": bidding_order(names, nxt["dealer"]),
+        }
+    link = request.build_absolute_uri(reverse("scoring:table", kwargs={"key": game.table_key}))
+    return {
+        "game": game,
+        "title": engine.title,
+        "unit": _("stake units") if engine.name == "tonk" else _("points"),
+        "lower_wins": engine.lower_wins,
+        "names": names,
+        "sheet": _sheet(game, hands, names),
+        "next": next_info,
+        "form": form,
+        "grid": CardGrid(game.kind, players=len(names), options=options),
+        "finished": game.state == Game.State.FINISHED,
+        "recorded": recorded,
+        "link": link,
+        "qr": segno.make(link, error="m").svg_inline(scale=4, title=_("Table link")),
+        "settle": selectors.tonk_settle_up(game) if game.kind == "tonk" and hands else None,
+        "entry_data": {
+            "copies": CardGrid(game.kind, players=len(names), options=options).copies,
+            "bluke_cards": bluke_cards_dealt() if game.kind == "bluke" else None,
+            "rook_cards": {r: c.cards_dealt for r, c in CONTRACTS.items()}
+            if game.kind == "rook"
+            else None,
+        },
+        "robots": ROBOTS,
+    }
+
+
+def _render_main(
+    request: HttpRequest,
+    game: Game,
+    form: EntryForm | None = None,
+    *,
+    status: int = 200,
+    recorded: Hand | None = None,
+) -> HttpResponse:
+    """The table's main region for htmx, the whole page otherwise."""
+    template = "scoring/_table_main.html" if request.htmx else "scoring/table.html"
+    context = _context(request, game, form, recorded=recorded)
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def table(request: HttpRequest, key: str) -> HttpResponse:
+    """The table page: the sheet with running totals, what comes next, and the entry form."""
+    return render(request, "scoring/table.html", _context(request, _game(key)))
+
+
+@require_GET
+def sheet(request: HttpRequest, key: str) -> HttpResponse:
+    """The table's main region alone (another phone at the table refreshes it)."""
+    return render(request, "scoring/_table_main.html", _context(request, _game(key)))
+
+
+@require_POST
+def hand_new(request: HttpRequest, key: str) -> HttpResponse:
+    """Record the next hand (round) from the entry form; a rejected hand comes back with the
+    error next to the player and cards concerned, the entry as typed, and nothing saved."""
+    game = _game(key)
+    _engine, options, _seats = services.engine_of(game)
+    names = [name for name, _seat in game.seating]
+    form = _form_class(game)(request.POST, names=names, options=options)
+    if not form.is_valid():
+        return _render_main(request, game, form, status=400)
+    try:
+        hand, _created = services.hand_record(
+            game=game,
+            entry=form.entry(),
+            idempotency_key=form.cleaned_data["idempotency_key"],
+            **_who(request),
+        )
+    except SheetError as exc:
+        form.add_rule_error(exc)
+        return _render_main(request, game, form, status=400)
+    except ScoringConflict as exc:
+        form.add_error(None, _conflict_text(exc))
+        return _render_main(request, game, form, status=409)
+    if not request.htmx:
+        return redirect("scoring:table", key=key, permanent=False)
+    return _render_main(request, Game.objects.get(pk=game.pk), recorded=hand)
+
+
+@require_http_methods(["GET", "POST"])
+def hand_edit(request: HttpRequest, key: str, number: int) -> HttpResponse:
+    """One hand: its revision history (who, when, what changed) and the form to correct it."""
+    game = _game(key)
+    _engine, options, _seats = services.engine_of(game)
+    names = [name for name, _seat in game.seating]
+    history = selectors.hand_history(game, number)
+    if not history:
+        raise Http404
+    current = next((h for h in history if h.state == Hand.State.CURRENT), None)
+    form_class = _form_class(game)
+    status = 200
+    if request.method == "POST":
+        form, status = _correct(request, game, number, current, names, options)
+        if form is None:
+            url = reverse("scoring:table", kwargs={"key": key})
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        if status == 409:  # show the hand as it stands now, to be corrected from there
+            history = selectors.hand_history(game, number)
+            current = next((h for h in history if h.state == Hand.State.CURRENT), None)
+    else:
+        initial: dict[str, Any] = {}
+        if current is not None:
+            initial = _correction_initial(form_class, current, names)
+        form = form_class(names=names, options=options, initial=initial)
+    revisions = []
+    previous: dict[str, Any] | None = None
+    for hand in history:
+        entry = hand.entry if isinstance(hand.entry, dict) else {}
+        revisions.append(
+            {
+                "hand": hand,
+                "who": hand.entered_by.get_username() if hand.entered_by else _("table link"),
+                "changes": entry_changes(previous, entry) if previous is not None else [],
+                "scores": selectors.hand_scores(hand),
+            }
+        )
+        previous = entry
+    engine = find_game(game.kind)
+    context = {
+        "game": game,
+        "title": engine.title,
+        "names": names,
+        "number": number,
+        "current": current,
+        "revisions": revisions,
+        "form": form,
+        "grid": CardGrid(game.kind, players=len(names), options=options),
+        "entry_data": {"copies": CardGrid(game.kind, players=len(names), options=options).copies},
+        "can_void": current is not None
+        and (engine.number_key is None or _is_latest(game, current)),
+        "robots": ROBOTS,
+    }
+    return render(request, "scoring/hand.html", context, status=status)
+
+
+def _correct(
+    request: HttpRequest,
+    game: Game,
+    number: int,
+    current: Hand | None,
+    names: list[str],
+    options: Any,
+) -> tuple[EntryForm | None, int]:
+    """Correct hand ``number`` from the posted form: (None, 303) when saved; else the form to
+    show again with its errors and the status (400 a rejected entry, 409 a conflict: the hand
+    changed or was voided meanwhile, the form then holds the hand as it stands now)."""
+    form_class = _form_class(game)
+    form = form_class(request.POST, names=names, options=options)
+    if current is None:
+        form.add_error(None, _("This hand is voided: it can no longer be corrected."))
+        return form, 409
+    if not form.is_valid():
+        return form, 400
+    if form.cleaned_data["revision"] is None:
+        form.add_error(None, _("Reload the page: this form does not say which revision it fixes."))
+        return form, 400
+    try:
+        services.hand_correct(
+            game=game,
+            number=number,
+            revision=form.cleaned_data["revision"],
+            entry=form.entry(),
+            idempotency_key=form.cleaned_data["idempotency_key"],
+            **_who(request),
+        )
+    except SheetError as exc:
+        form.add_rule_error(exc)
+        return form, 400
+    except (StaleRevision, HandNotFound, IdempotencyKeyReused, GameFinished) as exc:
+        if isinstance(exc, StaleRevision):
+            fresh = next(
+                h for h in selectors.hand_history(game, number) if h.state == Hand.State.CURRENT
+            )
+            form = form_class(
+                _correction_initial(form_class, fresh, names), names=names, options=options
+            )
+        form.add_error(None, _conflict_text(exc))
+        return form, 409
+    return None, 303
+
+
+def _correction_initial(
+    form_class: type[EntryForm], hand: Hand, names: list[str]
+) -> dict[str, Any]:
+    """The correction form's values for a hand's current revision, with a fresh key."""
+    entry = hand.entry if isinstance(hand.entry, dict) else {}
+    initial = form_class.initial_from(entry, names)
+    return initial | {"idempotency_key": new_idempotency_key(), "revision": hand.revision}
+
+
+def _is_latest(game: Game, hand: Hand) -> bool:
+    latest = game.hands.filter(state=Hand.State.CURRENT).order_by("-number").first()
+    return latest is not None and latest.pk == hand.pk
+
+
+def _conflict_text(exc: ScoringConflict) -> str:
+    if isinstance(exc, StaleRevision):
+        return _("Someone corrected this hand meanwhile: here it is as it stands now.")
+    if isinstance(exc, VoidRefused):
+        return _(
+            "Only the latest round or hand can be voided, so that the sequence stays whole; "
+            "correct this one instead."
+        )
+    if isinstance(exc, GameFinished):
+        return _("The game is finished: no more hands.")
+    return str(exc)
+
+
+@require_POST
+def hand_void(request: HttpRequest, key: str, number: int) -> HttpResponse:
+    """Void a hand (Tonk: any; Rook and Bluke: the latest only)."""
+    game = _game(key)
+    try:
+        services.hand_void(game=game, number=number)
+    except HandNotFound as exc:
+        raise Http404 from exc
+    except VoidRefused as exc:
+        return render(
+            request,
+            "scoring/message.html",
+            {"game": game, "message": _conflict_text(exc), "robots": ROBOTS},
+            status=409,
+        )
+    return redirect("scoring:table", key=key)
+
+
+@require_POST
+def finish(request: HttpRequest, key: str) -> HttpResponse:
+    """Finish the game: no new hands; corrections stay possible."""
+    game = _game(key)
+    services.game_finish(game=game)
+    return redirect("scoring:table", key=key)
+
+
+@require_GET
+def settle_up(request: HttpRequest, key: str) -> HttpResponse:
+    """Tonk: each player's net in stake units and money, and the fewest payments."""
+    game = _game(key)
+    if game.kind != "tonk":
+        raise Http404
+    context = {
+        "game": game,
+        "title": find_game(game.kind).title,
+        "settle": selectors.tonk_settle_up(game),
+        "robots": ROBOTS,
+    }
+    return render(request, "scoring/settle_up.html", context)
+
+
+@require_GET
+def print_sheet(request: HttpRequest, key: str) -> HttpResponse:
+    """The score sheet laid out for paper."""
+    game = _game(key)
+    engine = find_game(game.kind)
+    names = [name for name, _seat in game.seating]
+    context = {
+        "game": game,
+        "title": engine.title,
+        "unit": _("stake units") if engine.name == "tonk" else _("points"),
+        "lower_wins": engine.lower_wins,
+        "names": names,
+        "sheet": _sheet(game, selectors.current_hands(game), names),
+        "robots": ROBOTS,
+    }
+    return render(request, "scoring/print.html", context)
+
+
+def _filename(game: Game, extension: str) -> str:
+    return f"tabletally-{game.kind}-{game.pk}.{extension}"
+
+
+@require_GET
+def scoresheet_json(request: HttpRequest, key: str) -> HttpResponse:
+    """The canonical score sheet (shared/formats/scoresheet.md) as a download."""
+    game = _game(key)
+    response = JsonResponse(
+        selectors.scoresheet_export(game), json_dumps_params={"ensure_ascii": False, "indent": 2}
+    )
+    response["Content-Disposition"] = f'attachment; filename="{_filename(game, "json")}"'
+    return response
+
+
+@require_GET
+def scoresheet_csv(request: HttpRequest, key: str) -> HttpResponse:
+    """The score sheet as CSV (one row per hand and player) as a download."""
+    game = _game(key)
+    response = HttpResponse(selectors.scoresheet_csv(game), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_filename(game, "csv")}"'
+    return response
+
+
+@require_GET
+def qr_svg(request: HttpRequest, key: str) -> HttpResponse:
+    """The table link as a QR code (SVG), to open the table on another phone."""
+    game = _game(key)
+    link = request.build_absolute_uri(reverse("scoring:table", kwargs={"key": game.table_key}))
+    # A standalone SVG document (XML declaration, SVG namespace): svg_inline() leaves the
+    # namespace out, and browsers then do not draw the file.
+    buffer = io.BytesIO()
+    segno.make(link, error="m").save(buffer, kind="svg", scale=6, title=_("Table link"))
+    return HttpResponse(buffer.getvalue(), content_type="image/svg+xml")

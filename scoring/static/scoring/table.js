@@ -1,0 +1,180 @@
+/* The table page's card grid: tap a field, then tap its cards.
+ *
+ * Every cards field stays a plain text field (typed notation works, and the page works without
+ * this script); the grid only writes tokens into the field last focused. A card whose copies
+ * are all used in this hand is greyed out; each field shows its running count; Bluke shows a
+ * live check that the tricks add up to the cards dealt. The server checks every rule again.
+ * Strings come from Django's JavaScript catalogue (gettext, ngettext, interpolate).
+ */
+(function () {
+  "use strict";
+
+  var SUITS = { "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C" };
+  var t = window.gettext || function (s) { return s; };
+  var nt = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
+  var fmt = window.interpolate || function (s, a) { return s.replace("%s", a[0]); };
+
+  function canonical(token) {
+    var text = token.trim().replace(/\uFE0F/g, "").toUpperCase();
+    return text.replace(/[\u2660\u2665\u2666\u2663]/g, function (c) { return SUITS[c]; });
+  }
+
+  function tokens(text) {
+    return (text || "").split(/[\s,|;]+/).filter(Boolean);
+  }
+
+  function lines(text) {
+    return (text || "").split(/[\r\n|;]+/);
+  }
+
+  function entryData() {
+    var node = document.getElementById("entry-data");
+    try { return node ? JSON.parse(node.textContent) : {}; } catch (e) { return {}; }
+  }
+
+  function init(form) {
+    if (!form || form.dataset.ready) { return; }
+    form.dataset.ready = "1";
+    var grid = form.querySelector("#cardgrid");
+    var copies = parseInt(form.dataset.copies || "1", 10);
+    var targets = Array.prototype.slice.call(form.querySelectorAll(".target"));
+    var active = null;
+
+    function fieldOf(target) { return target.querySelector("input[type=text], input:not([type]), textarea"); }
+
+    function used() {
+      var counts = {};
+      targets.forEach(function (target) {
+        tokens(fieldOf(target).value).forEach(function (tok) {
+          var c = canonical(tok);
+          counts[c] = (counts[c] || 0) + 1;
+        });
+      });
+      return counts;
+    }
+
+    function activate(target) {
+      targets.forEach(function (t2) { t2.classList.toggle("active", t2 === target); });
+      active = target;
+      if (grid && target) { target.after(grid); grid.hidden = false; }
+      refresh();
+    }
+
+    function refresh() {
+      var counts = used();
+      targets.forEach(function (target) {
+        var field = fieldOf(target);
+        var n = tokens(field.value).length;
+        var out = target.querySelector("[data-count]");
+        if (!out) { return; }
+        if (target.dataset.cards === "groups") {
+          var g = lines(field.value).filter(function (l) { return tokens(l).length; }).length;
+          out.textContent = n ? fmt(nt("%s group", "%s groups", g), [g]) + ", " +
+            fmt(nt("%s card", "%s cards", n), [n]) : "";
+        } else {
+          out.textContent = n ? fmt(nt("%s card", "%s cards", n), [n]) : "";
+        }
+      });
+      tricksCheck();
+      if (!grid) { return; }
+      var mine = {};
+      if (active) {
+        var f = fieldOf(active);
+        var pool = active.dataset.cards === "groups" ? tokens(lines(f.value).slice(-1)[0]) : tokens(f.value);
+        pool.forEach(function (tok) { mine[canonical(tok)] = true; });
+      }
+      grid.querySelectorAll(".cardtap").forEach(function (button) {
+        var card = button.dataset.card;
+        var exhausted = (counts[card] || 0) >= copies;
+        button.classList.toggle("used", exhausted && !mine[card]);
+        button.setAttribute("aria-pressed", mine[card] ? "true" : "false");
+        button.setAttribute("aria-disabled", exhausted && !mine[card] ? "true" : "false");
+      });
+    }
+
+    function tap(card) {
+      if (!active) { activate(targets[0]); }
+      var field = fieldOf(active);
+      var groups = active.dataset.cards === "groups";
+      var rows = groups ? lines(field.value) : [field.value];
+      var last = tokens(rows[rows.length - 1]);
+      var at = -1;
+      last.forEach(function (tok, i) { if (canonical(tok) === card) { at = i; } });
+      if (at >= 0) {
+        last.splice(at, 1);
+      } else if ((used()[card] || 0) < copies) {
+        last.push(card);
+      } else {
+        return;
+      }
+      rows[rows.length - 1] = last.join(" ");
+      field.value = groups ? rows.join("\n") : rows[0];
+      field.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+
+    function tricksCheck() {
+      var out = form.querySelector("#tricks-check");
+      var hand = form.querySelector("[name=hand]");
+      if (!out || !hand) { return; }
+      var dealt = (entryData().bluke_cards || {})[hand.value];
+      var fields = form.querySelectorAll("input[name^=tricks_]");
+      var sum = 0, filled = 0;
+      fields.forEach(function (f) { if (f.value !== "") { filled += 1; sum += parseInt(f.value, 10) || 0; } });
+      if (!dealt || !filled) { out.textContent = ""; out.className = "muted"; return; }
+      out.textContent = fmt(t("Tricks entered: %s of %s"), [sum, dealt]);
+      var wrong = sum > dealt || (filled === fields.length && sum !== dealt);
+      out.className = wrong ? "error" : (sum === dealt ? "ok" : "muted");
+    }
+
+    targets.forEach(function (target) {
+      var field = fieldOf(target);
+      field.addEventListener("focus", function () { if (active !== target) { activate(target); } });
+      var next = target.querySelector("[data-new-group]");
+      if (next) {
+        next.hidden = false;
+        next.addEventListener("click", function () {
+          if (active !== target) { activate(target); }
+          if (field.value.trim() && !/\n\s*$/.test(field.value)) { field.value += "\n"; }
+          refresh();
+        });
+      }
+    });
+    // Bluke: the bids table follows the bidding order, from the dealer's left.
+    var dealer = form.querySelector("[name=dealer]");
+    var bids = form.querySelector("table.bids tbody");
+    if (dealer && bids) {
+      dealer.addEventListener("change", function () {
+        var rows = Array.prototype.slice.call(bids.querySelectorAll("tr[data-seat]"));
+        var n = rows.length, d = parseInt(dealer.value, 10);
+        rows.sort(function (a, b) {
+          return ((+a.dataset.seat - d - 1 + n) % n) - ((+b.dataset.seat - d - 1 + n) % n);
+        });
+        rows.forEach(function (row) { bids.appendChild(row); });
+      });
+    }
+    form.addEventListener("input", refresh);
+    form.addEventListener("change", refresh);
+    if (grid) {
+      grid.addEventListener("click", function (event) {
+        var button = event.target.closest(".cardtap");
+        if (button) { event.preventDefault(); tap(button.dataset.card); }
+      });
+    }
+    refresh();
+  }
+
+  function start() { init(document.getElementById("entry")); }
+  document.addEventListener("DOMContentLoaded", start);
+  document.addEventListener("htmx:load", start);
+  // After a submission: show the first error where it is, or the sheet with the new hand.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var main = document.getElementById("table-main");
+    if (!main || !main.contains(event.target) && event.target !== main) { return; }
+    var error = main.querySelector(".error");
+    if (error) {
+      error.scrollIntoView({ block: "center" });
+    } else {
+      window.scrollTo(0, 0);
+    }
+  });
+})();

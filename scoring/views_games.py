@@ -1,0 +1,55 @@
+"""Pages for signed-in club members: their games, and starting a game."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from scoring import selectors, services
+from scoring.errors import IdempotencyKeyReused
+from scoring.forms import GameStartForm
+from tonkrules.sheet import SheetError
+
+GAMES_PER_PAGE = 25
+
+
+@login_required
+@require_GET
+def game_list(request: HttpRequest) -> HttpResponse:
+    """The games the signed-in user may see (their clubs' and their own), newest first."""
+    games = (
+        selectors.games_visible_to(request.user)
+        .select_related("club")
+        .order_by("-created_at", "-id")
+    )
+    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "scoring/game_list.html", {"page": page})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest) -> HttpResponse:
+    """Start a game; on success, 303 to its table page. A resubmitted form (the same
+    idempotency key) goes to the game the first submission started."""
+    if request.method == "POST":
+        form = GameStartForm(request.POST, user=request.user)
+        if form.is_valid():
+            try:
+                game, _created = services.game_start(
+                    **form.start_arguments(), created_by=request.user
+                )
+            except (SheetError, IdempotencyKeyReused) as exc:
+                form.add_start_error(exc)
+            else:
+                response = HttpResponseRedirect(
+                    reverse("scoring:table", kwargs={"key": game.table_key})
+                )
+                response.status_code = 303
+                return response
+    else:
+        form = GameStartForm(user=request.user)
+    return render(request, "scoring/game_new.html", {"form": form})
