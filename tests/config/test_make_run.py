@@ -1,7 +1,9 @@
-"""`make run` on this checkout: migrates, prints the demo login and serves the home page and the
-admin (issue #2: "make run serves http://127.0.0.1:8000/")."""
+"""`make run` on this checkout: migrates, prints the demo login and the demo games' table links,
+and serves the home page and the admin (issue #2: "make run serves http://127.0.0.1:8000/";
+issue #4: "one game of each kind in progress")."""
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -58,7 +60,14 @@ def test_make_run_serves_home_page_and_admin(tmp_path: Path) -> None:
         status, admin = fetch(f"http://127.0.0.1:{port}/admin/login/")
         assert status == 200
         assert "Django administration" in admin or "Log in" in admin
-        assert "user 'demo', password 'demo'" in log.read_text()
+        printed = log.read_text()
+        assert "user 'demo', password 'demo'" in printed
+        assert "for this machine only" in printed
+        links = re.findall(r"^  (Tonk|Toonerville Rook|Bluke) .*: (/t/[\w-]+/)$", printed, re.M)
+        assert [game for game, _link in links] == ["Tonk", "Toonerville Rook", "Bluke"]
+        status, table = fetch(f"http://127.0.0.1:{port}{links[0][1]}")
+        assert status == 200
+        assert "Ana" in table and "Cyd" in table
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=20)
