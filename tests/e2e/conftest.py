@@ -20,7 +20,8 @@ from tests.services import skip_or_fail
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 VIEWPORT = {"width": 360, "height": 740}
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
+# Not pytest-playwright's own output folder (test-results/), which it empties at every start.
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 # As the machine's own probe starts it: no sandbox as root, no GPU, no calls home.
 CHROMIUM_FLAGS = [
     "--no-sandbox",

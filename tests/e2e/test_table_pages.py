@@ -37,6 +37,7 @@ def screenshot(page: Page, path: Path) -> None:
     """The table page as a phone shows it first: from the top, one screen."""
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=path, full_page=False)
+    assert path.read_bytes().startswith(b"\x89PNG")
 
 
 def no_horizontal_scroll(page: Page) -> bool:
