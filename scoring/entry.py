@@ -83,6 +83,26 @@ def _lines_of(value: object) -> str:
     return _text_of(value)
 
 
+#: Card fields on a phone: no capitals or corrections forced on "qs"; Enter moves on.
+CARD_INPUT = {
+    "autocapitalize": "characters",
+    "autocorrect": "off",
+    "spellcheck": "false",
+    "autocomplete": "off",
+    "enterkeyhint": "next",
+}
+
+
+def card_input() -> forms.TextInput:
+    """A text field for cards."""
+    return forms.TextInput(attrs=CARD_INPUT)
+
+
+def cards_area(rows: int = 2) -> forms.Textarea:
+    """A text area for groups of cards (melds, spreads, tricks), one per line."""
+    return forms.Textarea(attrs={**CARD_INPUT, "rows": rows})
+
+
 def new_idempotency_key() -> str:
     """A fresh key for one submission of the form (a retry or a double tap reuses it)."""
     return uuid.uuid4().hex
@@ -149,6 +169,7 @@ class EntryForm(forms.Form):
     kind: ClassVar[str]
     idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=64)
     revision = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    after = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
     dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int)
 
     def __init__(
@@ -206,8 +227,9 @@ class EntryForm(forms.Form):
         """Fields holding cards of no one player (spreads, tricks played)."""
         return []
 
-    def code_field(self, code: str) -> str | None:
-        """A field an error code points at when no player or card does."""
+    def code_field(self, code: str, index: int | None = None) -> str | None:
+        """The field an error code points at when no typed card does (``index``: the seat of
+        the player the error names, if any)."""
         return None
 
     def _field_holding(self, names: Sequence[str], cards: Sequence[str]) -> str | None:
@@ -231,7 +253,7 @@ class EntryForm(forms.Form):
             candidates = self.player_fields(index)
             if error.cards:
                 holding = self._field_holding(candidates, error.cards)
-            field = holding or self.code_field(error.code) or candidates[0]
+            field = holding or self.code_field(error.code, index) or candidates[0]
         else:
             if error.cards:
                 holding = self._field_holding(self.loose_fields(), error.cards)
@@ -277,7 +299,7 @@ class TonkEntryForm(EntryForm):
     spreads = forms.CharField(
         label=_("Spreads on the table"),
         required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
+        widget=cards_area(2),
         help_text=_("Optional. One spread per line."),
     )
     new_spread = forms.BooleanField(
@@ -289,7 +311,10 @@ class TonkEntryForm(EntryForm):
         self.fields["by"].choices = [("", "—"), *((i, n) for i, n in enumerate(self.names))]
         for i, name in enumerate(self.names):
             self.fields[f"held_{i}"] = forms.CharField(
-                label=_("Cards %(name)s held") % {"name": name}, required=False, max_length=400
+                label=_("Cards %(name)s held") % {"name": name},
+                required=False,
+                max_length=400,
+                widget=card_input(),
             )
 
     def clean(self) -> dict[str, Any]:
@@ -324,16 +349,17 @@ class TonkEntryForm(EntryForm):
             cards = cards_of(data.get(f"held_{i}", ""))
             if end in (TonkEnd.TONK_OUT, TonkEnd.OUT_ON_DISCARD) and i == by and not cards:
                 continue
-            if end == TonkEnd.DEAL_TONK and i != by:
-                continue
             if cards or end in (TonkEnd.KNOCK, TonkEnd.STOCK_OUT):
                 held[name] = cards
         hand["held"] = held
         spreads = groups_of(data.get("spreads", ""))
         if spreads:
             hand["spreads"] = spreads
-        if end == TonkEnd.TONK_OUT and data.get("new_spread"):
-            hand["new_spread"] = True
+        if end == TonkEnd.TONK_OUT and (
+            data.get("new_spread")
+            or getattr(self.game_options, "double_requires_new_spread", False)
+        ):
+            hand["new_spread"] = bool(data.get("new_spread"))
         return hand
 
     @classmethod
@@ -356,7 +382,7 @@ class TonkEntryForm(EntryForm):
     def loose_fields(self) -> list[str]:
         return ["spreads"]
 
-    def code_field(self, code: str) -> str | None:
+    def code_field(self, code: str, index: int | None = None) -> str | None:
         return {ErrorCode.BAD_MELD: "spreads", ErrorCode.BAD_TOTAL: "end"}.get(code)
 
 
@@ -378,6 +404,7 @@ class RookEntryForm(EntryForm):
         label=_("Their discard"),
         required=False,
         max_length=12,
+        widget=card_input(),
         help_text=_("Optional; none in round 11."),
     )
 
@@ -392,11 +419,14 @@ class RookEntryForm(EntryForm):
                 label=_("Melds %(name)s laid down") % {"name": name},
                 required=False,
                 max_length=600,
-                widget=forms.Textarea(attrs={"rows": 2}),
+                widget=cards_area(2),
                 help_text=_("One meld per line."),
             )
             self.fields[f"held_{i}"] = forms.CharField(
-                label=_("Cards %(name)s held") % {"name": name}, required=False, max_length=600
+                label=_("Cards %(name)s held") % {"name": name},
+                required=False,
+                max_length=600,
+                widget=card_input(),
             )
 
     def _out(self) -> int | None:
@@ -410,6 +440,8 @@ class RookEntryForm(EntryForm):
         out = self._out()
         if out is None and cards_of(data.get("discard", "")):
             self.add_error("discard", _("No discard when time was called: nobody went out."))
+        if len(cards_of(data.get("discard", ""))) > 1:
+            self.add_error("discard", _("The discard is one card."))
         if out is not None and not groups_of(data.get(f"melds_{out}", "")):
             self.add_error(
                 f"melds_{out}",
@@ -472,7 +504,7 @@ class RookEntryForm(EntryForm):
     def loose_fields(self) -> list[str]:
         return ["discard"]
 
-    def code_field(self, code: str) -> str | None:
+    def code_field(self, code: str, index: int | None = None) -> str | None:
         return {ErrorCode.BAD_SEQUENCE: "round"}.get(code)
 
 
@@ -512,13 +544,14 @@ class BlukeEntryForm(EntryForm):
         label=_("Or the card turned up"),
         required=False,
         max_length=12,
+        widget=card_input(),
         help_text=_("Its suit is trump; a Bluke turned up means no trump."),
     )
     play = forms.CharField(
         label=_("The play, trick by trick (optional)"),
         required=False,
         max_length=2000,
-        widget=forms.Textarea(attrs={"rows": 3}),
+        widget=cards_area(3),
         help_text=_("One trick per line, the cards in the order played."),
     )
 
@@ -611,12 +644,17 @@ class BlukeEntryForm(EntryForm):
     def loose_fields(self) -> list[str]:
         return ["play", "turned"]
 
-    def code_field(self, code: str) -> str | None:
+    def code_field(self, code: str, index: int | None = None) -> str | None:
+        if code == ErrorCode.TRICKS_MISMATCH and index is not None:
+            return f"tricks_{index}"
+        if code == ErrorCode.BAD_BID and index is not None:
+            return f"bid_{index}"
         return {
             ErrorCode.BAD_SEQUENCE: "hand",
             ErrorCode.BAD_TRUMP: "turned",
+            ErrorCode.BAD_CARD: "play",
+            ErrorCode.TOO_MANY_COPIES: "play",
             ErrorCode.ILLEGAL_PLAY: "play",
-            ErrorCode.BAD_BID: None,
             ErrorCode.HAND_SIZE: "play",
         }.get(code)
 
@@ -647,28 +685,44 @@ def engine_title(kind: str) -> str:
 
 
 def next_defaults(
-    kind: str, names: Sequence[str], last: Mapping[str, Any] | None
+    kind: str,
+    names: Sequence[str],
+    last: Mapping[str, Any] | None,
+    *,
+    start: int | None = None,
+    wraps: bool = False,
+    limit: int | None = None,
+    played: int = 0,
 ) -> dict[str, Any]:
     """What comes next at the table: the next dealer (the deal passes left, to the next seat
     clockwise: rules/*.md) and, for numbered games, the next round or hand number.
 
     Args:
         last: the latest current hand object as entered, or None before the first hand.
+        start: the first round or hand of a game that plays a part of the schedule.
+        wraps: Bluke: hand 1 follows hand 25 (a tournament's schedule).
+        limit: the most hands the game takes; ``played``: the hands entered.
 
     Returns:
-        ``{"dealer": seat index, "number": next round/hand or None, "done": whether the
-        game's last round (Rook 11) or hand (Bluke 25) is entered}``.
+        ``{"dealer": seat index, "number": next round/hand or None, "done": whether every
+        round (Rook 11) or hand (Bluke 25, or the game's limit) is entered}``.
     """
     dealer = 0
     if last is not None and last.get("dealer") in names:
         dealer = (list(names).index(last["dealer"]) + 1) % len(names)
     number = None
-    done = False
+    done = limit is not None and played >= limit
     engine = find_game(kind)
     if engine.number_key is not None:
         previous = last.get(engine.number_key) if last is not None else None
-        number = previous + 1 if isinstance(previous, int) else 1
-        done = number > (ROUNDS if kind == "rook" else HANDS)
+        last_number = ROUNDS if kind == "rook" else HANDS
+        if not isinstance(previous, int):
+            number = start or 1
+        elif wraps and previous == last_number:
+            number = 1
+        else:
+            number = previous + 1
+        done = done or number > last_number
     return {"dealer": dealer, "number": number, "done": done}
 
 

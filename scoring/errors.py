@@ -44,6 +44,24 @@ class GameFinished(ScoringConflict):
     code = "game_finished"
 
 
+class GameNotOpen(ScoringConflict):
+    """A hand for a game that is seated but not open yet (a tournament round not published)."""
+
+    code = "game_not_open"
+
+
+class HandLimitReached(ScoringConflict):
+    """A hand beyond the number a game takes (a tournament table that has reported)."""
+
+    code = "hand_limit"
+
+
+class SeatsFixed(ScoringConflict):
+    """A change of seats in a game that already has hands."""
+
+    code = "seats_fixed"
+
+
 class HandNotFound(ScoringConflict):
     """No current hand with that number."""
 

@@ -27,6 +27,7 @@ class Game(models.Model):
         BLUKE = "bluke", _("Bluke")
 
     class State(models.TextChoices):
+        WAITING = "waiting", _("Waiting")  # seated; hands are taken once it opens
         IN_PLAY = "in_play", _("In play")
         FINISHED = "finished", _("Finished")
 
@@ -76,6 +77,13 @@ class Game(models.Model):
     last_number = models.PositiveIntegerField(default=0, editable=False)
     current_hands = models.PositiveIntegerField(default=0, editable=False)
     last_sequence = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    # A game of a fixed part of a schedule (a tournament table): its first round or hand, how
+    # many hands it takes at most, and whether Bluke's hands start again at 1 after 25.
+    sequence_from = models.PositiveSmallIntegerField(
+        _("first round or hand"), null=True, blank=True
+    )
+    hand_limit = models.PositiveSmallIntegerField(_("hands at most"), null=True, blank=True)
+    sequence_wraps = models.BooleanField(_("hands start again after the last"), default=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 

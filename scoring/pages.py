@@ -35,6 +35,8 @@ from scoring.entry import (
 )
 from scoring.errors import (
     GameFinished,
+    GameNotOpen,
+    HandLimitReached,
     HandNotFound,
     IdempotencyKeyReused,
     ScoringConflict,
@@ -48,6 +50,9 @@ from tonkrules.rook import CONTRACTS
 from tonkrules.sheet import SheetError
 
 ROBOTS = "noindex, nofollow"
+#: A rejected entry: 422, which htmx swaps in place (htmx-config in base.html) and which
+#: django-htmx's debug script leaves alone (it takes over 400, 403, 404 and 500 pages).
+REJECTED = 422
 
 
 def _game(key: str) -> Game:
@@ -66,10 +71,30 @@ def _form_class(game: Game) -> type[EntryForm]:
     return ENTRY_FORMS[game.kind]
 
 
-def _new_form(game: Game, names: list[str], options: Any, last: dict[str, Any] | None) -> EntryForm:
+def _next(
+    game: Game, names: list[str], last: dict[str, Any] | None, *, played: int = 0
+) -> dict[str, Any]:
+    return next_defaults(
+        game.kind,
+        names,
+        last,
+        start=game.sequence_from,
+        wraps=game.sequence_wraps,
+        limit=game.hand_limit,
+        played=played,
+    )
+
+
+def _new_form(
+    game: Game, names: list[str], options: Any, last: dict[str, Any] | None, *, played: int = 0
+) -> EntryForm:
     """An empty entry form for the next hand, with the next dealer and number filled in."""
-    nxt = next_defaults(game.kind, names, last)
-    initial: dict[str, Any] = {"idempotency_key": new_idempotency_key(), "dealer": nxt["dealer"]}
+    nxt = _next(game, names, last, played=played)
+    initial: dict[str, Any] = {
+        "idempotency_key": new_idempotency_key(),
+        "dealer": nxt["dealer"],
+        "after": game.last_number,
+    }
     if game.kind == "rook":
         initial["round"] = nxt["number"]
     elif game.kind == "bluke":
@@ -119,9 +144,9 @@ def _context(
     names = [name for name, _seat in game.seating]
     hands = selectors.current_hands(game)
     last = hands[-1].entry if hands and isinstance(hands[-1].entry, dict) else None
-    nxt = next_defaults(game.kind, names, last)
+    nxt = _next(game, names, last, played=len(hands))
     if form is None:
-        form = _new_form(game, names, options, last)
+        form = _new_form(game, names, options, last, played=len(hands))
     next_info: dict[str, Any] = {"dealer": names[nxt["dealer"]], "done": nxt["done"]}
     if game.kind == "rook" and not nxt["done"]:
         contract = CONTRACTS[nxt["number"]]
@@ -150,6 +175,7 @@ def _context(
         "form": form,
         "grid": CardGrid(game.kind, players=len(names), options=options),
         "finished": game.state == Game.State.FINISHED,
+        "waiting": game.state == Game.State.WAITING,
         "recorded": recorded,
         "link": link,
         "qr": segno.make(link, error="m").svg_inline(scale=4, title=_("Table link")),
@@ -200,23 +226,60 @@ def hand_new(request: HttpRequest, key: str) -> HttpResponse:
     names = [name for name, _seat in game.seating]
     form = _form_class(game)(request.POST, names=names, options=options)
     if not form.is_valid():
-        return _render_main(request, game, form, status=400)
+        return _render_main(request, game, form, status=REJECTED)
+    key_ = form.cleaned_data["idempotency_key"]
+    after = form.cleaned_data.get("after")
+    if (
+        after is not None
+        and after != game.last_number
+        and not game.hands.filter(idempotency_key=key_).exists()
+    ):
+        # Another phone entered a hand since this form was shown: the same hand twice?
+        form.add_error(
+            None,
+            _(
+                "Another phone entered a hand meanwhile: it is on the sheet now. If yours is "
+                "a different hand, send it again."
+            ),
+        )
+        return _render_main(request, game, _fresh_key(form, after=game.last_number), status=409)
     try:
         hand, _created = services.hand_record(
-            game=game,
-            entry=form.entry(),
-            idempotency_key=form.cleaned_data["idempotency_key"],
-            **_who(request),
+            game=game, entry=form.entry(), idempotency_key=key_, **_who(request)
         )
     except SheetError as exc:
         form.add_rule_error(exc)
-        return _render_main(request, game, form, status=400)
+        return _render_main(request, game, form, status=REJECTED)
+    except IdempotencyKeyReused:
+        # A lost answer, then an edited retry: the first send was recorded.
+        form.add_error(
+            None,
+            _(
+                "Your first send was recorded (its answer was lost): check the sheet. If this "
+                "is another hand, send it again."
+            ),
+        )
+        return _render_main(request, game, _fresh_key(form), status=409)
     except ScoringConflict as exc:
         form.add_error(None, _conflict_text(exc))
         return _render_main(request, game, form, status=409)
     if not request.htmx:
         return redirect("scoring:table", key=key, permanent=False)
     return _render_main(request, Game.objects.get(pk=game.pk), recorded=hand)
+
+
+def _fresh_key(form: EntryForm, *, after: int | None = None) -> EntryForm:
+    """The same entry and errors, with a new idempotency key (and the hand count it follows)
+    so that sending it again is a new write."""
+    data = form.data.copy()
+    data["idempotency_key"] = new_idempotency_key()
+    if after is not None:
+        data["after"] = str(after)
+    fresh = type(form)(data, names=form.names, options=form.game_options)
+    fresh.is_valid()
+    for error in form.non_field_errors():
+        fresh.add_error(None, error)
+    return fresh
 
 
 @require_http_methods(["GET", "POST"])
@@ -251,7 +314,7 @@ def hand_edit(request: HttpRequest, key: str, number: int) -> HttpResponse:
         revisions.append(
             {
                 "hand": hand,
-                "who": hand.entered_by.get_username() if hand.entered_by else _("table link"),
+                "who": _who_entered(request, hand),
                 "changes": entry_changes(previous, entry) if previous is not None else [],
                 "scores": selectors.hand_scores(hand),
             }
@@ -292,10 +355,10 @@ def _correct(
         form.add_error(None, _("This hand is voided: it can no longer be corrected."))
         return form, 409
     if not form.is_valid():
-        return form, 400
+        return form, REJECTED
     if form.cleaned_data["revision"] is None:
         form.add_error(None, _("Reload the page: this form does not say which revision it fixes."))
-        return form, 400
+        return form, REJECTED
     try:
         services.hand_correct(
             game=game,
@@ -307,7 +370,7 @@ def _correct(
         )
     except SheetError as exc:
         form.add_rule_error(exc)
-        return form, 400
+        return form, REJECTED
     except (StaleRevision, HandNotFound, IdempotencyKeyReused, GameFinished) as exc:
         if isinstance(exc, StaleRevision):
             fresh = next(
@@ -330,6 +393,16 @@ def _correction_initial(
     return initial | {"idempotency_key": new_idempotency_key(), "revision": hand.revision}
 
 
+def _who_entered(request: HttpRequest, hand: Hand) -> str:
+    """Who entered a revision, as this viewer may see it: a member's username for signed-in
+    viewers, "a signed-in member" for a table link's (no usernames leak through the link)."""
+    if hand.entered_by is None:
+        return _("table link")
+    if request.user.is_authenticated:
+        return hand.entered_by.get_username()
+    return _("a signed-in member")
+
+
 def _is_latest(game: Game, hand: Hand) -> bool:
     latest = game.hands.filter(state=Hand.State.CURRENT).order_by("-number").first()
     return latest is not None and latest.pk == hand.pk
@@ -345,6 +418,10 @@ def _conflict_text(exc: ScoringConflict) -> str:
         )
     if isinstance(exc, GameFinished):
         return _("The game is finished: no more hands.")
+    if isinstance(exc, GameNotOpen):
+        return _("This table's round is not open yet: wait until the director publishes it.")
+    if isinstance(exc, HandLimitReached):
+        return _("Every hand this table plays is entered: correct one if it is wrong.")
     return str(exc)
 
 
@@ -426,7 +503,10 @@ def scoresheet_json(request: HttpRequest, key: str) -> HttpResponse:
 def scoresheet_csv(request: HttpRequest, key: str) -> HttpResponse:
     """The score sheet as CSV (one row per hand and player) as a download."""
     game = _game(key)
-    response = HttpResponse(selectors.scoresheet_csv(game), content_type="text/csv; charset=utf-8")
+    # The byte-order mark tells spreadsheet programs the file is UTF-8 (accents, Bengali, Tamil).
+    response = HttpResponse(
+        "\ufeff" + selectors.scoresheet_csv(game), content_type="text/csv; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="{_filename(game, "csv")}"'
     return response
 

@@ -26,14 +26,18 @@ from django.utils import timezone
 from scoring import rows, selectors
 from scoring.errors import (
     GameFinished,
+    GameNotOpen,
+    HandLimitReached,
     HandNotFound,
     IdempotencyKeyReused,
+    SeatsFixed,
     StaleRevision,
     VoidRefused,
 )
 from scoring.models import Game, Hand, ScoreLine, ScoresheetJob, Seat
 from scoring.tasks import scoresheet_job_run
 from tonkrules import HandScore, RuleError, find_game
+from tonkrules.bluke import HANDS as BLUKE_HANDS
 from tonkrules.errors import FormatError, PlayerError, SequenceError
 from tonkrules.games import Game as EngineGame
 from tonkrules.sheet import (
@@ -229,6 +233,9 @@ LOCKED_FIELDS = (
     "kind",
     "options",
     "state",
+    "sequence_from",
+    "hand_limit",
+    "sequence_wraps",
     "seating",
     "totals",
     "last_number",
@@ -270,6 +277,10 @@ def game_start(
     club: Any = None,
     created_by: User = None,
     idempotency_key: str | None = None,
+    sequence_from: int | None = None,
+    hand_limit: int | None = None,
+    sequence_wraps: bool = False,
+    waiting: bool = False,
     _fingerprint: str | None = None,
 ) -> tuple[Game, bool]:
     """Seat players at a new game (rules: the game's player count; names as the format).
@@ -283,6 +294,11 @@ def game_start(
         club: the club the game belongs to (its members may see and change it).
         created_by: the user starting the game.
         idempotency_key: a retry with the same key (same user) returns the first game.
+        sequence_from: Rook and Bluke: the number its first round or hand must have (a
+            tournament table plays its part of the schedule).
+        hand_limit: the most hands (rounds) it takes; one more is refused.
+        sequence_wraps: Bluke: after hand 25 the hands start again at 1.
+        waiting: seated but not open: hands are refused until :func:`game_open`.
 
     Returns:
         (the game, whether it was created now).
@@ -353,6 +369,10 @@ def game_start(
                 idempotency_key=idempotency_key or "" if owner is not None else "",
                 request_fingerprint=fingerprint,
                 totals={s.name: 0 for s in specs},
+                sequence_from=sequence_from,
+                hand_limit=hand_limit,
+                sequence_wraps=sequence_wraps,
+                state=Game.State.WAITING if waiting else Game.State.IN_PLAY,
             )
     except IntegrityError:  # the same key, created meanwhile by a concurrent request
         existing = Game.objects.get(created_by=owner, idempotency_key=idempotency_key)
@@ -368,6 +388,71 @@ def game_start(
     game.save(update_fields=("seating",))
     _announce(game.pk)
     return game, True
+
+
+@transaction.atomic
+def game_open(*, game: Game) -> Game:
+    """Open a waiting game for hands (a tournament round published). Idempotent; a finished
+    game stays finished."""
+    game = _locked(game)
+    if game.state == Game.State.WAITING:
+        game.state = Game.State.IN_PLAY
+        game.save(update_fields=("state",))
+        _announce(game.pk)
+    return Game.objects.get(pk=game.pk)
+
+
+@transaction.atomic
+def game_limit_set(*, game: Game, hand_limit: int) -> Game:
+    """Lower the most hands a game takes to ``hand_limit`` (never below the hands entered;
+    never raised): when a tournament round's time is called, the hand in progress is the last.
+    Idempotent."""
+    game = _locked(game)
+    limit = max(hand_limit, game.current_hands)
+    if game.hand_limit is None or limit < game.hand_limit:
+        game.hand_limit = limit
+        game.save(update_fields=("hand_limit",))
+        _announce(game.pk)
+    return Game.objects.get(pk=game.pk)
+
+
+@transaction.atomic
+def seat_replace(*, game: Game, position: int, seat: SeatSpec) -> Game:
+    """Put another player in seat ``position`` (0-based) of a game with no hands yet (a
+    tournament substitute).
+
+    Raises:
+        SheetError: a name the game cannot take (blank, too long, already at the table).
+        SeatsFixed: the game already has hands.
+    """
+    game = _locked(game)
+    if game.last_number:
+        raise SeatsFixed("hands are entered: the seats can no longer change", game=game.pk)
+    names = [name for name, _seat in game.seating]
+    seat_id = game.seating[position][1]
+    names[position] = seat.name
+    try:
+        verify_player_names(names)
+        _verify_storable_names(names)
+    except RuleError as exc:
+        raise SheetError(exc) from exc
+    Seat.objects.filter(pk=seat_id).update(name=seat.name, player_id=seat.player_id)
+    game.seating[position] = [seat.name, seat_id]
+    game.totals = dict.fromkeys(names, 0)  # no hands yet
+    game.save(update_fields=("seating", "totals"))
+    _announce(game.pk)
+    return Game.objects.get(pk=game.pk)
+
+
+def _previous_sequence(game: Game, before: int | None, *, first: bool) -> int | None:
+    """The round or hand number the next one must follow: the one before it, or, for the
+    first of a game that plays a fixed part of the schedule, the number before its start;
+    0 after Bluke's hand 25 when the game's hands start again."""
+    if first and game.sequence_from is not None:
+        return game.sequence_from - 1
+    if before is not None and game.sequence_wraps and before == BLUKE_HANDS:
+        return 0
+    return before
 
 
 @transaction.atomic
@@ -452,14 +537,26 @@ def hand_record(
         if replay is not None:
             return replay, False
         raise GameFinished("the game is finished: no more hands", game=game.pk)
+    if game.state == Game.State.WAITING or (
+        game.hand_limit is not None and game.current_hands >= game.hand_limit
+    ):
+        replay = _replay_of(game, idempotency_key, entry)
+        if replay is not None:
+            return replay, False
+        if game.state == Game.State.WAITING:
+            raise GameNotOpen("the game is not open for hands yet", game=game.pk)
+        raise HandLimitReached(
+            f"this game takes {game.hand_limit} hands at most: all are entered",
+            game=game.pk,
+            limit=game.hand_limit,
+        )
     engine, options, seats = engine_of(game)
     names = list(seats)
     # A new hand takes a number never used in the game (a voided number stays voided).
     number = game.last_number + 1
+    previous = _previous_sequence(game, game.last_sequence, first=game.current_hands == 0)
     try:
-        record = engine.read_hand(
-            entry, players=names, options=options, previous=game.last_sequence
-        )
+        record = engine.read_hand(entry, players=names, options=options, previous=previous)
     except RuleError as exc:
         replay = _replay_of(game, idempotency_key, entry)
         if replay is not None:
@@ -550,7 +647,9 @@ def hand_correct(
         )
     engine, options, seats = engine_of(game)
     names = list(seats)
-    previous = current[index - 1].sequence if index else None
+    previous = _previous_sequence(
+        game, current[index - 1].sequence if index else None, first=index == 0
+    )
     try:
         record = engine.read_hand(entry, players=names, options=options, previous=previous)
         following = current[index + 1] if index + 1 < len(current) else None

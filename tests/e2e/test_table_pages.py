@@ -111,13 +111,14 @@ def test_rook_round_with_a_rook_in_a_run(
     for card in ("Y9", "G9", "B9"):
         page.locator(f'#cardgrid button[data-card="{card}"]').click()
     tap(page, "held_1", "R3", "Y9")
-    tap(page, "held_2", "ROOK")
+    tap(page, "held_2", "ROOK", "ROOK")  # three decks: a second tap adds a second Rook
+    expect(page.locator("#id_held_2")).to_have_value("ROOK ROOK")
     tap(page, "discard", "G2")
     expect(page.locator("#id_melds_0")).to_have_value("R5 R6 ROOK R8\nY9 G9 B9")
     page.locator("#submit-hand").click()
 
     expect(page.locator("[role=status]")).to_contain_text("Round 2 recorded")
-    assert totals(page) == {"Ana": "0", "Ben": "10", "Cyd": "25"}
+    assert totals(page) == {"Ana": "0", "Ben": "10", "Cyd": "50"}
     expect(page.locator("#next-h + dl")).to_contain_text("2 runs")  # round 3 comes next
     assert no_horizontal_scroll(page)
     screenshot(page, screenshot_dir / "rook-table-360x740.png")
@@ -136,7 +137,7 @@ def test_bluke_hand_with_bids_and_tricks(
     expect(bidders).to_have_text(["Cyd", "Ana", "Ben"])
     page.locator("#id_dealer").select_option(label="Ana")
 
-    page.get_by_label("Hearts").check()
+    page.get_by_role("radio", name="♥ Hearts").check()
     for i, (bid, took) in enumerate(((4, 4), (5, 6), (3, 2))):
         page.locator(f"#id_bid_{i}").fill(str(bid))
         page.locator(f"#id_tricks_{i}").fill(str(took))

@@ -27,10 +27,10 @@ from tonkrules.sheet import SheetError, read_sheet
 P3 = ["Ana", "Ben", "Cy"]
 
 
-def bound(form_class: type[EntryForm], **fields: object) -> EntryForm:
+def bound(form_class: type[EntryForm], *, options: Any = None, **fields: object) -> EntryForm:
     data = {"idempotency_key": "k1", **{k: str(v) for k, v in fields.items()}}
     engine = find_game(form_class.kind)
-    return form_class(data, names=P3, options=engine.options(None))
+    return form_class(data, names=P3, options=options or engine.options(None))
 
 
 def rule_error(game: str, hand: dict[str, Any]) -> SheetError:
@@ -82,13 +82,22 @@ def test_tonk_deal_tonk_needs_the_five_cards_of_the_player_who_tonked() -> None:
     assert form.errors["held_1"] == ["Enter the five cards Ben was dealt."]
 
 
-def test_tonk_deal_tonk_sends_only_the_tonk_players_cards() -> None:
+def test_tonk_deal_tonk_sends_every_players_cards_typed() -> None:
+    # The others' cards go to the engine too: a second tonk total among them is a tie.
     form = bound(
         TonkEntryForm, dealer=0, end="deal_tonk", by=1, held_0="AS 2S", held_1="KH KD QS JC 10D"
     )
 
     assert form.is_valid(), form.errors
-    assert form.entry()["held"] == {"Ben": ["KH", "KD", "QS", "JC", "10D"]}
+    assert form.entry()["held"] == {"Ana": ["AS", "2S"], "Ben": ["KH", "KD", "QS", "JC", "10D"]}
+
+
+def test_tonk_out_under_the_new_spread_rule_says_whether_one_was_laid() -> None:
+    options = find_game("tonk").options({"double_requires_new_spread": True})
+    form = bound(TonkEntryForm, dealer=0, end="tonk_out", by=1, options=options)
+
+    assert form.is_valid(), form.errors
+    assert form.entry()["new_spread"] is False
 
 
 def test_tonk_stock_out_has_no_by_even_when_one_is_chosen() -> None:

@@ -170,7 +170,8 @@ def sheet_cells(doc: Node) -> list[list[tuple[int, int]]]:
         cells = []
         for td in tr.find_all("td"):
             spans = td.find_all("span")
-            cells.append((int(spans[0].text()), int(spans[1].text())))
+            running = spans[1].text().removeprefix("running total")  # read out, not shown
+            cells.append((int(spans[0].text()), int(running)))
         rows.append(cells)
     return rows
 
@@ -486,7 +487,7 @@ def test_deal_tonk_on_a_total_that_does_not_tonk_is_refused_with_the_rule(
     # K K Q J 9 = 49 tonks, but K K Q 9 8 = 47 does not.
     response = post_hand(client, game, dict(BEN_DEAL_TONK, held_1="KH KD QS 9C 8D"))
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     doc = parse(response)
     assert any(e.startswith("This total does not tonk") for e in all_errors(doc))
     assert value_of(doc, "held_1") == "KH KD QS 9C 8D"
@@ -510,7 +511,7 @@ def test_bad_spread_is_refused_next_to_the_spreads_field(client: Client) -> None
     # Q-K-A is no run: the ace is low only.
     response = post_hand(client, game, dict(CAUGHT_KNOCK, spreads="4C 5C 6C\nQS KS AC"))
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     doc = parse(response)
     (error,) = errors_beside(doc, "spreads")
     assert error.startswith("Not a legal meld")
@@ -526,7 +527,7 @@ def test_knock_without_every_players_cards_is_refused_next_to_the_empty_field(
 
     response = post_hand(client, game, dict(CAUGHT_KNOCK, held_2=""))
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     doc = parse(response)
     assert errors_beside(doc, "held_2") == ["Enter the cards Cy held."]
     assert errors_beside(doc, "held_0") == []
@@ -539,7 +540,7 @@ def test_bad_card_is_refused_next_to_the_field_that_holds_it(client: Client) -> 
 
     response = post_hand(client, game, dict(CAUGHT_KNOCK, held_1="AS 1D"))
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     doc = parse(response)
     (error,) = errors_beside(doc, "held_1")
     assert error.startswith("Not a card of this deck — Ben — 1D")
@@ -575,7 +576,7 @@ def test_htmx_post_of_a_rejected_hand_answers_400_with_the_fragment_and_the_entr
 
     response = post_hand(client, game, data, **HTMX)
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="table-main">')
     doc = parse(response)
@@ -708,7 +709,7 @@ def test_rook_bad_meld_is_refused_next_to_the_players_melds_and_the_entry_stays(
         **headers,
     )
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     doc = parse(response)
     (error,) = errors_beside(doc, "melds_0")
     assert error.startswith("Not a legal meld — Ana — R4 Y4 G5: ")
@@ -734,7 +735,7 @@ def test_rook_bad_meld_of_a_player_not_out_is_shown_at_that_players_melds(
         dict(ROOK_ROUND_1, melds_1="R2 Y2"),
     )
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     doc = parse(response)
     (error,) = errors_beside(doc, "melds_1")
     assert error.startswith("Not a legal meld — Ben — R2 Y2: ")
@@ -748,7 +749,7 @@ def test_rook_contract_not_met_is_shown_at_the_going_out_players_melds(client: C
     # Round 1 asks for two sets; one set is short of the contract.
     response = post_hand(client, game, dict(ROOK_ROUND_1, melds_0="R7 Y7 G7"))
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     (error,) = errors_beside(parse(response), "melds_0")
     assert error.startswith("The contract is not met — Ana")
     assert Hand.objects.filter(game=game).count() == 0
@@ -761,7 +762,7 @@ def test_rook_cards_typed_for_the_player_who_went_out_are_refused_not_dropped(
 
     response = post_hand(client, game, dict(ROOK_ROUND_1, held_0="B2"))
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     doc = parse(response)
     (error,) = errors_beside(doc, "held_0")
     assert error.startswith("Not out — Ana — B2: ")
@@ -786,10 +787,10 @@ def test_rook_after_round_11_the_page_asks_to_finish_and_round_12_is_refused(
     doc = parse(client.get(url("table", game)))
 
     assert doc.find_all("form", id="entry") == []
-    assert "Every round of the game is entered: finish the game below." in doc.text()
+    assert "Every hand this table plays is entered." in doc.text()
     assert sheet_totals(doc) == {"Ana": "55", "Ben": "110", "Cy": "275"}
     refused = post_hand(client, game, dict(ROOK_ROUND_1, round=12))
-    assert refused.status_code == 400
+    assert refused.status_code == 422
     assert Hand.objects.filter(game=game).count() == 11
 
 
@@ -835,7 +836,7 @@ def test_bluke_tricks_that_do_not_add_up_are_refused(client: Client) -> None:
 
     response = post_hand(client, game, dict(BLUKE_HAND_1, tricks_2=4))  # 5 + 3 + 4 = 12
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     doc = parse(response)
     (error,) = doc.find("div", id="entry-error").find_all("p")
     assert error.text().startswith("The tricks do not add up: ")
@@ -856,7 +857,7 @@ def test_bluke_bid_out_of_range_is_refused_next_to_that_players_bid(
 
     response = post_hand(client, game, dict(BLUKE_HAND_1, **{f"bid_{seat}": bid}))
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     doc = parse(response)
     (error,) = errors_beside(doc, f"bid_{seat}")
     assert error.startswith(f"Bid out of range — {name}: ")
@@ -873,7 +874,7 @@ def test_bluke_turned_card_that_disagrees_with_trump_is_refused_at_the_turned_ca
 
     response = post_hand(client, game, dict(BLUKE_HAND_1, trump="S", turned="9H"))
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     doc = parse(response)
     (error,) = errors_beside(doc, "turned")
     assert error.startswith("Trump and the turned card disagree — 9H: ")
@@ -889,7 +890,7 @@ def test_bluke_without_trump_or_turned_card_asks_for_trump(client: Client) -> No
 
     response = post_hand(client, game, data)
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     doc = parse(response)
     # The trump radios sit in a fieldset; the error follows it.
     assert all_errors(doc) == ["Choose trump, or enter the card turned up."]
@@ -1023,7 +1024,7 @@ def test_correction_without_its_revision_is_refused_and_changes_nothing(client: 
         url("hand-edit", game, number=1), form(**dict(CAUGHT_KNOCK, held_1="KS KD"))
     )
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert (
         "does not say which revision it fixes"
         in parse(response).find("div", id="entry-error").text()
@@ -1054,7 +1055,7 @@ def test_rejected_correction_is_400_with_the_error_and_changes_nothing(client: C
         form(**dict(CAUGHT_KNOCK, held_1="AS 4D 5D 6D 7D 8D", revision=1)),
     )
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     doc = parse(response)
     (error,) = errors_beside(doc, "held_1")
     assert error.startswith("Wrong number of cards — Ben")
@@ -1166,7 +1167,9 @@ def test_scoresheet_csv_has_the_header_and_one_row_per_hand_and_player(client: C
     assert response["Content-Disposition"] == (
         f'attachment; filename="tabletally-tonk-{game.pk}.csv"'
     )
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    text = response.content.decode()
+    assert text.startswith("\ufeff")  # spreadsheets then read it as UTF-8
+    rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
     assert rows[0] == [
         "hand",
         "number",
@@ -1287,7 +1290,7 @@ def test_every_control_has_a_label_on_a_rejected_entry(client: Client) -> None:
 
     response = post_hand(client, game, dict(ROOK_ROUND_1, melds_0="R7 Y7 G7\nR4 Y4 G5"))
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert unlabelled_controls(parse(response)) == []
 
 
@@ -1316,3 +1319,92 @@ def test_a_signed_in_post_records_the_user(client: Client) -> None:
     assert hand.entered_via == Hand.Via.USER
     history = parse(client.get(url("hand-edit", game, number=1))).find("ol", id="history")
     assert history.text().startswith("Revision 1 · dora · ")
+
+
+# --- two phones, lost answers, ties at the deal, Bluke play errors ---------------------------
+
+
+def test_a_second_phone_entering_the_same_tonk_hand_is_stopped_before_it_records_twice(
+    client: Client,
+) -> None:
+    game = tonk_game()
+    # Both phones show the empty sheet (after=0) and both enter Cy's tonk out.
+    assert post_hand(client, game, form(**CY_TONKS_OUT, after=0)).status_code == 302
+
+    response = post_hand(client, game, form(**CY_TONKS_OUT, after=0))
+
+    assert response.status_code == 409
+    doc = parse(response)
+    assert "Another phone entered a hand meanwhile" in doc.find("div", id="entry-error").text()
+    assert value_of(doc, "after") == "1"  # sending it again means "a different hand"
+    assert Hand.objects.filter(game=game).count() == 1
+    again = {k: value_of(doc, k) for k in ("idempotency_key", "after")}
+    assert post_hand(client, game, form(**CY_TONKS_OUT, **again)).status_code == 302
+    assert Hand.objects.filter(game=game).count() == 2
+
+
+def test_a_retry_of_a_recorded_hand_with_its_key_is_no_second_hand_even_after_another(
+    client: Client,
+) -> None:
+    game = tonk_game()
+    first = form(**CY_TONKS_OUT, after=0)
+    assert post_hand(client, game, first).status_code == 302
+
+    # The answer was lost; the phone sends the same submission again: the same hand.
+    assert post_hand(client, game, first).status_code == 302
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_an_edited_retry_under_a_recorded_key_says_so_and_gets_a_new_key(client: Client) -> None:
+    game = tonk_game()
+    first = form(**CY_TONKS_OUT)
+    assert post_hand(client, game, first).status_code == 302
+
+    response = post_hand(client, game, dict(first, held_0="4C"))
+
+    assert response.status_code == 409
+    doc = parse(response)
+    assert "Your first send was recorded" in doc.find("div", id="entry-error").text()
+    assert value_of(doc, "idempotency_key") != first["idempotency_key"]
+    assert value_of(doc, "held_0") == "4C"
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_a_tie_at_the_deal_entered_as_one_tonk_is_refused(client: Client) -> None:
+    game = tonk_game()
+    # Ben shows 50, but Cy's typed cards total 49 too: that is a tie, not Ben's tonk.
+    tie = dict(BEN_DEAL_TONK, held_2="KS QH JD 10C 9S")
+
+    response = post_hand(client, game, tie)
+
+    assert response.status_code == 422
+    assert any("tie at the deal" in e for e in all_errors(parse(response)))
+    assert Hand.objects.filter(game=game).count() == 0
+
+
+def test_a_card_played_twice_in_the_bluke_play_is_shown_at_the_play(client: Client) -> None:
+    game = bluke_game()
+    # Hand 13 deals one card each: the same 3S cannot be played twice.
+    data = dict(hand=13, dealer=0, trump="S", bid_0=1, bid_1=1, bid_2=1, play="3S 3S 4S")
+
+    response = post_hand(client, game, data)
+
+    assert response.status_code == 422
+    doc = parse(response)
+    assert any("3S" in e for e in errors_beside(doc, "play"))
+    assert errors_beside(doc, "bid_0") == errors_beside(doc, "bid_1") == []
+
+
+def test_the_history_names_no_username_to_a_table_link(
+    client: Client, django_user_model: Any
+) -> None:
+    game = tonk_game()
+    user = django_user_model.objects.create_user(username="dora-the-director")
+    client.force_login(user)
+    assert post_hand(client, game, CY_TONKS_OUT).status_code == 302
+    client.logout()
+
+    page = client.get(url("hand-edit", game, number=1)).content.decode()
+
+    assert "dora-the-director" not in page
+    assert "a signed-in member" in page

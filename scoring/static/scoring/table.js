@@ -16,15 +16,21 @@
 
   function canonical(token) {
     var text = token.trim().replace(/\uFE0F/g, "").toUpperCase();
-    return text.replace(/[\u2660\u2665\u2666\u2663]/g, function (c) { return SUITS[c]; });
+    text = text.replace(/[\u2660\u2665\u2666\u2663]/g, function (c) { return SUITS[c]; });
+    return text.replace(/^T([SHDC])$/, "10$1");  // T is ten, as the server reads it
   }
 
+  // As the server splits them: cards by spaces and commas; groups by lines, "|" or ";".
   function tokens(text) {
-    return (text || "").split(/[\s,|;]+/).filter(Boolean);
+    return (text || "").split(/[\s,]+/).filter(Boolean);
   }
 
   function lines(text) {
     return (text || "").split(/[\r\n|;]+/);
+  }
+
+  function groupTokens(text) {
+    return lines(text).reduce(function (all, line) { return all.concat(tokens(line)); }, []);
   }
 
   function entryData() {
@@ -42,10 +48,15 @@
 
     function fieldOf(target) { return target.querySelector("input[type=text], input:not([type]), textarea"); }
 
+    function cardsIn(target) {
+      var value = fieldOf(target).value;
+      return target.dataset.cards === "groups" ? groupTokens(value) : tokens(value);
+    }
+
     function used() {
       var counts = {};
       targets.forEach(function (target) {
-        tokens(fieldOf(target).value).forEach(function (tok) {
+        cardsIn(target).forEach(function (tok) {
           var c = canonical(tok);
           counts[c] = (counts[c] || 0) + 1;
         });
@@ -64,7 +75,7 @@
       var counts = used();
       targets.forEach(function (target) {
         var field = fieldOf(target);
-        var n = tokens(field.value).length;
+        var n = cardsIn(target).length;
         var out = target.querySelector("[data-count]");
         if (!out) { return; }
         if (target.dataset.cards === "groups") {
@@ -100,9 +111,12 @@
       var last = tokens(rows[rows.length - 1]);
       var at = -1;
       last.forEach(function (tok, i) { if (canonical(tok) === card) { at = i; } });
-      if (at >= 0) {
+      var left = copies - (used()[card] || 0);
+      // One deck: a tap toggles the card. Several decks (Rook): a tap adds another copy
+      // while one is left, and takes one out once every copy is used.
+      if (at >= 0 && (copies === 1 || left <= 0)) {
         last.splice(at, 1);
-      } else if ((used()[card] || 0) < copies) {
+      } else if (left > 0) {
         last.push(card);
       } else {
         return;
@@ -154,6 +168,19 @@
     }
     form.addEventListener("input", refresh);
     form.addEventListener("change", refresh);
+    // Enter in a one-line field moves on instead of sending a half-entered hand.
+    form.addEventListener("keydown", function (event) {
+      var field = event.target;
+      if (event.key !== "Enter" || field.tagName !== "INPUT" || field.type === "submit") { return; }
+      event.preventDefault();
+      var fields = Array.prototype.slice.call(
+        form.querySelectorAll("input:not([type=hidden]), select, textarea, button[type=submit]"));
+      var next = fields[fields.indexOf(field) + 1];
+      if (next) { next.focus(); }
+    });
+    // After a rejected entry: the first field at fault has the focus.
+    var invalid = form.querySelector("[aria-invalid=true]");
+    if (invalid && form.querySelector(".error")) { invalid.focus({ preventScroll: true }); }
     if (grid) {
       grid.addEventListener("click", function (event) {
         var button = event.target.closest(".cardtap");
@@ -166,6 +193,23 @@
   function start() { init(document.getElementById("entry")); }
   document.addEventListener("DOMContentLoaded", start);
   document.addEventListener("htmx:load", start);
+  // No answer (network down, server error): say so, and keep the entry for another try.
+  function noAnswer(event) {
+    var form = document.getElementById("entry");
+    if (!form || !form.contains(event.target) && event.target !== form) { return; }
+    var box = form.querySelector("#send-error");
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "send-error";
+      box.className = "error";
+      box.setAttribute("role", "alert");
+      form.querySelector(".actions").before(box);
+    }
+    box.textContent = t("No answer from the server. Check the sheet (reload the page), then send again: a hand already recorded is never recorded twice.");
+  }
+  document.addEventListener("htmx:sendError", noAnswer);
+  document.addEventListener("htmx:responseError", noAnswer);
+
   // After a submission: show the first error where it is, or the sheet with the new hand.
   document.addEventListener("htmx:afterSettle", function (event) {
     var main = document.getElementById("table-main");
