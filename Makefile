@@ -35,7 +35,8 @@ migrate: setup ## apply database migrations
 demo: migrate ## create the local demo login (demo/demo; DEBUG only)
 	$(PY) manage.py demo
 
-run: demo ## embedded mode: SQLite, eager tasks; serves http://127.0.0.1:8000/
+run: demo ## embedded mode: SQLite, eager tasks, the round clock's tick; serves http://127.0.0.1:8000/
+	$(PY) manage.py tick --loop & trap 'kill $$! 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: setup ## run the whole test suite (extra pytest options: PYTEST_ARGS="-k healthz")

@@ -153,8 +153,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
-# Timed work (the tick that closes rounds at their deadline, reminders) is added here later.
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# Timed work: the tick calls time on tournament rounds whose deadline passed. It reads the
+# deadlines stored in the database, so a missed or repeated tick changes nothing.
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "tournaments-tick": {"task": "tournaments.tasks.tick", "schedule": 30.0},
+}
 
 # --- Authentication ---------------------------------------------------------------------------
 
@@ -211,8 +214,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    # Rule errors as the score-sheet format's error object (400), conflicts as 409.
-    "EXCEPTION_HANDLER": "scoring.api.api_exception_handler",
+    # Rule errors as the score-sheet format's error object (400), conflicts as 409; the
+    # tournaments' refused requests likewise.
+    "EXCEPTION_HANDLER": "config.api.exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {

@@ -21,8 +21,10 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("scoring.page_urls")),
+    path("", include("tournaments.page_urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("scoring.urls")),
+    path("api/v1/", include("tournaments.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -8,3 +8,10 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        """Hear from scoring when a game changes (the one seam between the two apps)."""
+        from scoring.services import game_changed_register
+        from tournaments.services import game_changed
+
+        game_changed_register(game_changed)

@@ -76,3 +76,239 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+#: Allowed table sizes and the preferred size by game (rules/*.md: the players a game takes).
+DEFAULT_SIZES = {"tonk": ([2, 3], 3), "rook": ([3, 4, 5], 4), "bluke": ([3, 4], 4)}
+#: Hands a round plays by default: Rook one contract round, Bluke a whole game, Tonk ten.
+DEFAULT_HANDS_PER_ROUND = {"tonk": 10, "rook": 1, "bluke": 25}
+
+
+class Tournament(models.Model):
+    """A club's event: one game, a number of rounds, players reseated every round."""
+
+    class Kind(models.TextChoices):
+        TONK = "tonk", _("Tonk")
+        ROOK = "rook", _("Toonerville Rook")
+        BLUKE = "bluke", _("Bluke")
+
+    class Method(models.TextChoices):
+        BALANCED = "balanced", _("Balanced: as few repeat meetings as possible")
+        SWISS = "swiss", _("Swiss: tables by standing, still avoiding repeats")
+        PLAN = "plan", _("Plan: the whole schedule computed up front")
+
+    class Missed(models.TextChoices):
+        AVERAGE = "average", _("The round's average score")
+        ZERO = "zero", _("Zero")
+        WORST = "worst", _("The round's worst score")
+
+    class Basis(models.TextChoices):
+        TOTAL = "total", _("Total score")
+        PLACEMENT = "placement", _("Placement at each table")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    name = models.CharField(_("name"), max_length=120)
+    kind = models.CharField(_("game"), max_length=16, choices=Kind.choices)
+    options = models.JSONField(_("house rules"), default=dict, blank=True)
+    stake = models.CharField(_("stake"), max_length=32, blank=True)
+    currency = models.CharField(_("currency"), max_length=3, blank=True)
+    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    sizes = models.JSONField(_("table sizes"), default=list)
+    prefer = models.PositiveSmallIntegerField(_("preferred table size"))
+    method = models.CharField(
+        _("seating method"), max_length=16, choices=Method.choices, default=Method.BALANCED
+    )
+    hands_per_round = models.PositiveSmallIntegerField(_("hands per round"))
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    starts_at = models.DateTimeField(_("start time"), null=True, blank=True)
+    minutes_per_round = models.PositiveSmallIntegerField(
+        _("minutes per round"), null=True, blank=True
+    )
+    missed_round_score = models.CharField(
+        _("missed round score"), max_length=16, choices=Missed.choices, default=Missed.AVERAGE
+    )
+    basis = models.CharField(
+        _("standings basis"), max_length=16, choices=Basis.choices, default=Basis.TOTAL
+    )
+    seed = models.PositiveIntegerField(_("seating seed"), default=0)
+    plan = models.JSONField(
+        _("planned seating"), null=True, blank=True, editable=False
+    )  # method "plan": [[[registration ids in seat order], ...] per round]
+    # Bumped by every change to a result (a hand entered, corrected or voided; a round closed):
+    # the standings cached for an older version are stale.
+    results_version = models.PositiveIntegerField(default=0, editable=False)
+    rounds_complete = models.PositiveSmallIntegerField(default=0, editable=False)
+    # The results version the standings were last computed for: a refresh task finding it equal
+    # to results_version has nothing to do (many results, one recomputation).
+    standings_version = models.PositiveIntegerField(default=0, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournaments_created",
+    )
+    idempotency_key = models.CharField(max_length=255, blank=True, default="", editable=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = (
+            models.UniqueConstraint(
+                fields=("created_by", "idempotency_key"),
+                condition=~models.Q(idempotency_key=""),
+                name="tournaments_tournament_one_per_idempotency_key",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Registration(models.Model):
+    """A player entered in a tournament: seated from round ``from_round``; withdrawn players
+    keep their results and are never seated again."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    from_round = models.PositiveSmallIntegerField(_("first round"), default=1)
+    withdrawn_after = models.PositiveSmallIntegerField(
+        _("withdrawn after round"), null=True, blank=True
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ("tournament", "id")
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = (
+            models.UniqueConstraint(
+                fields=("tournament", "player"), name="tournaments_registration_once"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.withdrawn_after is not None
+
+
+class Round(models.Model):
+    """Round ``number`` of a tournament. One seating per round: the (tournament, number)
+    constraint makes a second request find the first one's round."""
+
+    class State(models.TextChoices):
+        PLANNED = "planned", _("Planned")
+        SEATED = "seated", _("Seated")
+        PUBLISHED = "published", _("Published")
+        PLAYING = "playing", _("Playing")
+        COMPLETE = "complete", _("Complete")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(_("round"))
+    state = models.CharField(
+        _("state"), max_length=16, choices=State.choices, default=State.PLANNED
+    )
+    based_on_version = models.PositiveIntegerField(default=0, editable=False)
+    superseded = models.BooleanField(
+        _("seated on superseded standings"), default=False
+    )  # a result of an earlier round changed after this round was seated
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    time_called_at = models.DateTimeField(_("time called at"), null=True, blank=True)
+    seated_at = models.DateTimeField(_("seated at"), null=True, blank=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ("tournament", "number")
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = (
+            models.UniqueConstraint(fields=("tournament", "number"), name="tournaments_round_once"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class Table(models.Model):
+    """One table of a round, playing one scoring game."""
+
+    class State(models.TextChoices):
+        SEATED = "seated", _("Seated")
+        PLAYING = "playing", _("Playing")
+        REPORTED = "reported", _("Reported")
+        NOT_PLAYED = "not_played", _("Not played")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    game = models.OneToOneField(
+        "scoring.Game", on_delete=models.PROTECT, related_name="tournament_table"
+    )
+    state = models.CharField(_("state"), max_length=16, choices=State.choices, default=State.SEATED)
+
+    class Meta:
+        ordering = ("round", "number")
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = (
+            models.UniqueConstraint(fields=("round", "number"), name="tournaments_table_once"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"
+
+
+class TableSeat(models.Model):
+    """A registered player's seat at a round's table; a substitute may play it for them (the
+    hands are then the substitute's, and the registered player misses the round)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seats")
+    substitute = models.CharField(_("substitute"), max_length=80, blank=True)
+
+    class Meta:
+        ordering = ("table", "position")
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = (
+            models.UniqueConstraint(fields=("table", "position"), name="tournaments_seat_once"),
+            models.UniqueConstraint(
+                fields=("round", "registration"), name="tournaments_seated_once_a_round"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position}"
+
+
+class SitOut(models.Model):
+    """A registered, active player not seated in a round (the tables could not take them)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sit_outs")
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="sit_outs"
+    )
+
+    class Meta:
+        verbose_name = _("sit-out")
+        verbose_name_plural = _("sit-outs")
+        constraints = (
+            models.UniqueConstraint(
+                fields=("round", "registration"), name="tournaments_sits_out_once"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.registration} sits out {self.round}"

@@ -1,15 +1,45 @@
-"""Writes of the tournaments app. Every function here is keyword-only."""
+"""Writes of the tournaments app: clubs and the demo, tournaments, registrations, rounds
+(seating, publishing, closing, regenerating), substitutes, the scoring seam and the round
+clock. Every function here is keyword-only; every write is one transaction; tasks are enqueued
+after commit and are safe to run twice."""
 
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
 
 from scoring import services as scoring_services
+from scoring.errors import SeatsFixed
 from scoring.models import Game
 from scoring.services import SeatSpec
-from tournaments.models import Club, Membership, Player
+from tonkrules import RuleError, find_game
+from tonkrules.bluke import HANDS as BLUKE_HANDS
+from tonkrules.rook import ROUNDS as ROOK_ROUNDS
+from tonkrules.sheet import SheetError, parse_currency, parse_stake
+from tournaments import seating, tasks
+from tournaments.errors import TournamentConflict, TournamentError
+from tournaments.models import (
+    DEFAULT_HANDS_PER_ROUND,
+    DEFAULT_SIZES,
+    Club,
+    Membership,
+    Player,
+    Registration,
+    Round,
+    SitOut,
+    Table,
+    TableSeat,
+    Tournament,
+)
 
 DEMO_CLUB_NAME = "Demo Card Club"
 DEMO_PLAYERS = ("Ana", "Ben", "Cyd", "Dee")
@@ -184,3 +214,712 @@ def demo_games_ensure(*, club: Club, user: AbstractBaseUser) -> list[tuple[Game,
         game.refresh_from_db()
         out.append((game, created))
     return out
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+def is_director(user: Any, club: Club) -> bool:
+    """Whether ``user`` directs ``club``'s tournaments."""
+    return bool(
+        user is not None
+        and user.is_authenticated
+        and Membership.objects.filter(club=club, user=user, role=Membership.Role.DIRECTOR).exists()
+    )
+
+
+def _choice(value: object, choices: type[Any], field: str) -> str:
+    if value not in choices.values:
+        allowed = ", ".join(choices.values)
+        raise TournamentError(f"bad_{field}", f"{field} must be one of {allowed}", field=field)
+    return str(value)
+
+
+def _whole(value: object, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise TournamentError(
+            f"bad_{field}", f"{field} must be a whole number from {low} to {high}", field=field
+        )
+    return value
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    club: Club,
+    created_by: Any,
+    name: str,
+    kind: str,
+    options: object = None,
+    stake: object = None,
+    currency: object = None,
+    rounds: int | None = None,
+    sizes: Sequence[int] | None = None,
+    prefer: int | None = None,
+    method: str = Tournament.Method.BALANCED,
+    hands_per_round: int | None = None,
+    time_zone: str = "UTC",
+    starts_at: datetime | None = None,
+    minutes_per_round: int | None = None,
+    missed_round_score: str = Tournament.Missed.AVERAGE,
+    basis: str = Tournament.Basis.TOTAL,
+    seed: int = 0,
+    idempotency_key: str | None = None,
+) -> tuple[Tournament, bool]:
+    """Create a tournament of ``club`` (its director only).
+
+    Args:
+        kind: ``"tonk"``, ``"rook"`` or ``"bluke"``.
+        rounds: Rook: at most 11, 11 by default (round r plays contract r); others: required.
+        sizes: the allowed table sizes; each must be a player count the game allows
+            (defaults: Tonk 2–3, Rook 3–5, Bluke 3–4); ``prefer`` one of them (3, 4, 4).
+        hands_per_round: Bluke 1–25 (25 by default; fewer: each round continues the hand
+            sequence where the last stopped); Tonk 10 by default; Rook always 1.
+        missed_round_score: ``average`` (default), ``zero`` (refused for Rook, where the lowest
+            total wins), ``worst``.
+        basis: ``total`` or ``placement``.
+        idempotency_key: a retry with the same key (same user) returns the first tournament.
+
+    Returns:
+        (the tournament, whether it was created now).
+
+    Raises:
+        TournamentError: a request the rules refuse (``not_director``, ``bad_sizes``,
+            ``bad_rounds``, ``bad_options``, ``zero_for_rook``…); nothing is saved.
+    """
+    if not is_director(created_by, club):
+        raise TournamentError("not_director", "only the club's directors run its tournaments")
+    if idempotency_key:
+        existing = Tournament.objects.filter(
+            created_by=created_by, idempotency_key=idempotency_key
+        ).first()
+        if existing is not None:
+            return existing, False
+    if not isinstance(name, str) or not name.strip() or len(name) > 120:
+        raise TournamentError("bad_name", "a tournament needs a name of 1 to 120 characters")
+    try:
+        engine = find_game(kind)
+        engine.options(options)
+    except RuleError as exc:
+        raise TournamentError("bad_options", str(exc), field="options") from exc
+    stake_text, currency_text = "", ""
+    if stake is not None or currency is not None:
+        if engine.name != "tonk":
+            raise TournamentError("bad_stake", "a stake is for Tonk only", field="stake")
+        try:
+            if stake is not None:
+                parse_stake(stake)
+                stake_text = str(stake)
+            currency_text = parse_currency(currency) if currency is not None else ""
+        except RuleError as exc:
+            raise TournamentError("bad_stake", str(exc), field="stake") from exc
+    default_sizes, default_prefer = DEFAULT_SIZES[engine.name]
+    table_sizes = sorted(set(sizes)) if sizes is not None else list(default_sizes)
+    if not table_sizes or any(
+        isinstance(s, bool)
+        or not isinstance(s, int)
+        or not engine.min_players <= s <= engine.max_players
+        for s in table_sizes
+    ):
+        raise TournamentError(
+            "bad_sizes",
+            f"{engine.title} is played by {engine.min_players} to {engine.max_players} players: "
+            f"tables of {table_sizes} are not all allowed",
+            field="sizes",
+        )
+    prefer = (
+        prefer
+        if prefer is not None
+        else (default_prefer if default_prefer in table_sizes else max(table_sizes))
+    )
+    if prefer not in table_sizes:
+        raise TournamentError(
+            "bad_prefer", "the preferred size must be one of the table sizes", field="prefer"
+        )
+    if engine.name == "rook":
+        rounds = _whole(ROOK_ROUNDS if rounds is None else rounds, "rounds", 1, ROOK_ROUNDS)
+        if hands_per_round not in (None, 1):
+            raise TournamentError(
+                "bad_hands_per_round",
+                "a Toonerville Rook round is one contract round",
+                field="hands_per_round",
+            )
+        hands = 1
+    else:
+        rounds = _whole(rounds, "rounds", 1, 99)
+        default_hands = DEFAULT_HANDS_PER_ROUND[engine.name]
+        top = BLUKE_HANDS if engine.name == "bluke" else 99
+        hands = _whole(
+            default_hands if hands_per_round is None else hands_per_round,
+            "hands_per_round",
+            1,
+            top,
+        )
+    method = _choice(method, Tournament.Method, "method")
+    missed = _choice(missed_round_score, Tournament.Missed, "missed_round_score")
+    if engine.name == "rook" and missed == Tournament.Missed.ZERO:
+        raise TournamentError(
+            "zero_for_rook",
+            "a missed Toonerville Rook round cannot score zero: the lowest total wins, so it "
+            "would be an advantage",
+            field="missed_round_score",
+        )
+    basis = _choice(basis, Tournament.Basis, "basis")
+    try:
+        ZoneInfo(time_zone)
+    except (ZoneInfoNotFoundError, ValueError, TypeError) as exc:
+        raise TournamentError(
+            "bad_time_zone", f"unknown time zone {time_zone!r}", field="time_zone"
+        ) from exc
+    if minutes_per_round is not None:
+        _whole(minutes_per_round, "minutes_per_round", 1, 24 * 60)
+    try:
+        with transaction.atomic():
+            tournament = Tournament.objects.create(
+                club=club,
+                name=name.strip(),
+                kind=engine.name,
+                options=dict(options) if isinstance(options, dict) else {},
+                stake=stake_text,
+                currency=currency_text,
+                rounds=rounds,
+                sizes=table_sizes,
+                prefer=prefer,
+                method=method,
+                hands_per_round=hands,
+                time_zone=time_zone,
+                starts_at=starts_at,
+                minutes_per_round=minutes_per_round,
+                missed_round_score=missed,
+                basis=basis,
+                seed=_whole(seed, "seed", 0, 2**31 - 1),
+                created_by=created_by,
+                idempotency_key=idempotency_key or "",
+            )
+    except IntegrityError:  # the same idempotency key, created meanwhile by a concurrent request
+        return Tournament.objects.get(created_by=created_by, idempotency_key=idempotency_key), False
+    return tournament, True
+
+
+def _last_round(tournament: Tournament) -> Round | None:
+    return tournament.round_set.order_by("-number").first()
+
+
+def entry_round(tournament: Tournament) -> int:
+    """The first round a player registered now can play: the latest round while it is not
+    yet published (its seating may be done again to take them: :func:`round_regenerate`),
+    else the next one."""
+    last = _last_round(tournament)
+    if last is None:
+        return 1
+    if last.state in (Round.State.PLANNED, Round.State.SEATED):
+        return last.number
+    return last.number + 1
+
+
+@transaction.atomic
+def registration_add(*, tournament: Tournament, player: Player) -> Registration:
+    """Register ``player`` (a player of the tournament's club). Between rounds this is a late
+    entry: the player is seated from the next round and misses the earlier ones (scored as
+    missed rounds).
+
+    Raises:
+        TournamentError: ``other_club``, ``already_registered``, ``finished`` (every round is
+            seated).
+    """
+    if player.club_id != tournament.club_id:
+        raise TournamentError(
+            "other_club", f"{player.name} is not a player of this club", field="player"
+        )
+    from_round = entry_round(tournament)
+    if from_round > tournament.rounds:
+        raise TournamentError("finished", "every round is seated: too late to enter")
+    try:
+        with transaction.atomic():
+            registration = Registration.objects.create(
+                tournament=tournament, player=player, from_round=from_round
+            )
+    except IntegrityError:
+        raise TournamentError(
+            "already_registered", f"{player.name} is already registered", field="player"
+        ) from None
+    _results_changed(tournament.pk)  # a new line in the standings
+    return registration
+
+
+@transaction.atomic
+def registration_withdraw(*, registration: Registration) -> Registration:
+    """Withdraw a player: their results stay, they are never seated again (rounds after the
+    last one seated score as missed rounds), shown as withdrawn. Idempotent."""
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.withdrawn_after is None:
+        last = _last_round(registration.tournament)
+        registration.withdrawn_after = last.number if last is not None else 0
+        registration.save(update_fields=("withdrawn_after",))
+        _results_changed(registration.tournament_id)
+    return registration
+
+
+def _active(tournament: Tournament, number: int) -> list[Registration]:
+    """The players to seat in round ``number``: registered by then, not withdrawn."""
+    return list(
+        tournament.registrations.filter(from_round__lte=number, withdrawn_after__isnull=True)
+        .select_related("player")
+        .order_by("id")
+    )
+
+
+@transaction.atomic
+def round_seat(*, tournament: Tournament) -> tuple[Round, bool]:
+    """Ask for the next round's seating; the seating itself runs as a task after commit.
+
+    One seating per (tournament, round), guarded by a database constraint: while the latest
+    round is not yet published, asking again (or concurrently) returns it.
+
+    Returns:
+        (the round, whether it was created now). Its state shows when it is seated.
+
+    Raises:
+        TournamentConflict: ``round_not_complete`` (round r is being played), ``all_seated``.
+        TournamentError: ``too_few_players`` (fewer active players than the smallest table).
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    last = _last_round(tournament)
+    if last is not None and last.state in (Round.State.PLANNED, Round.State.SEATED):
+        if last.state == Round.State.PLANNED:  # its task may have been lost: ask again (idempotent)
+            planned_id = last.pk
+            transaction.on_commit(lambda: tasks.round_seat.delay(planned_id))
+        return last, False
+    if last is not None and last.state != Round.State.COMPLETE:
+        raise TournamentConflict(
+            "round_not_complete",
+            f"round {last.number} is not complete: close it before seating the next",
+            round=last.number,
+        )
+    number = last.number + 1 if last is not None else 1
+    if number > tournament.rounds:
+        raise TournamentConflict("all_seated", f"all {tournament.rounds} rounds are seated")
+    active = _active(tournament, number)
+    if len(active) < min(tournament.sizes):
+        raise TournamentError(
+            "too_few_players",
+            f"{len(active)} active players cannot fill a table of {min(tournament.sizes)}",
+        )
+    try:
+        with transaction.atomic():
+            rnd = Round.objects.create(tournament=tournament, number=number)
+    except IntegrityError:  # a concurrent request created it first
+        return Round.objects.get(tournament=tournament, number=number), False
+    round_id = rnd.pk
+    transaction.on_commit(lambda: tasks.round_seat.delay(round_id))
+    return rnd, True
+
+
+def _history(
+    tournament: Tournament, before: int
+) -> tuple[dict[tuple[int, int], int], Counter[int], Counter[int]]:
+    """Meetings (pairs of registration ids → times), first-dealer turns and sit-outs of the
+    rounds before ``before``."""
+    tables: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for table_id, registration_id, position in TableSeat.objects.filter(
+        round__tournament=tournament, round__number__lt=before
+    ).values_list("table_id", "registration_id", "position"):
+        tables[table_id].append((position, registration_id))
+    meetings: Counter[tuple[int, int]] = Counter()
+    dealers: Counter[int] = Counter()
+    for seats in tables.values():
+        seats.sort()
+        dealers[seats[0][1]] += 1
+        ids = [r for _p, r in seats]
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                meetings[(min(a, b), max(a, b))] += 1
+    sit_outs = Counter(
+        SitOut.objects.filter(round__tournament=tournament, round__number__lt=before).values_list(
+            "registration_id", flat=True
+        )
+    )
+    return dict(meetings), dealers, sit_outs
+
+
+def _standing_order(tournament: Tournament) -> list[int]:
+    """Registration ids best first, by the current standings."""
+    from tournaments import selectors
+
+    return [row.registration_id for row in selectors.standings(tournament).rows]
+
+
+def _schedule_part(tournament: Tournament, number: int) -> dict[str, Any]:
+    """What a table of round ``number`` plays (issue rules, "What a round is"): Rook the one
+    contract round ``number``; Bluke ``hands_per_round`` hands continuing the sequence (hand 1
+    again after 25); Tonk ``hands_per_round`` hands of a fresh sitting."""
+    hands = tournament.hands_per_round
+    if tournament.kind == "rook":
+        return {"sequence_from": number, "hand_limit": 1}
+    if tournament.kind == "bluke":
+        start = ((number - 1) * hands) % BLUKE_HANDS + 1
+        return {"sequence_from": start, "hand_limit": hands, "sequence_wraps": True}
+    return {"hand_limit": hands}
+
+
+def round_seating_compute(*, round_id: int) -> Round:
+    """Seat a planned round: choose the tables (``tournaments.seating``), start each table's
+    game (waiting until the round is published), record seats and sit-outs. Safe to run twice:
+    a round already seated is returned as it is."""
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
+        if rnd.state != Round.State.PLANNED:
+            return rnd
+        tournament = rnd.tournament
+        active = _active(tournament, rnd.number)
+        meetings, dealers, sit_outs = _history(tournament, rnd.number)
+        ids = [r.pk for r in active]
+        standing = _standing_order(tournament)
+        seating = _seating_for(tournament, rnd.number, ids, meetings, dealers, sit_outs, standing)
+        by_id = {r.pk: r for r in active}
+        part = _schedule_part(tournament, rnd.number)
+        for number, table in enumerate(seating.tables, 1):
+            seated = [by_id[i] for i in table.players]
+            game, _created = scoring_services.game_start(
+                kind=tournament.kind,
+                players=[SeatSpec(r.player.name, r.player_id) for r in seated],
+                options=tournament.options or None,
+                stake=tournament.stake or None,
+                currency=tournament.currency or None,
+                club=tournament.club,
+                waiting=True,
+                **part,
+            )
+            row = Table.objects.create(round=rnd, number=number, game=game)
+            TableSeat.objects.bulk_create(
+                TableSeat(table=row, round=rnd, position=i, registration=r)
+                for i, r in enumerate(seated)
+            )
+        SitOut.objects.bulk_create(
+            SitOut(round=rnd, registration=by_id[i]) for i in seating.sit_outs
+        )
+        rnd.state = Round.State.SEATED
+        rnd.seated_at = timezone.now()
+        rnd.superseded = False
+        rnd.based_on_version = tournament.results_version
+        rnd.save(update_fields=("state", "seated_at", "superseded", "based_on_version"))
+        return rnd
+
+
+def _seating_for(
+    tournament: Tournament,
+    number: int,
+    ids: list[int],
+    meetings: dict[tuple[int, int], int],
+    dealers: Counter[int],
+    sit_outs: Counter[int],
+    standing: list[int],
+) -> seating.RoundSeating:
+    """Round ``number``'s tables: from the stored plan (method ``plan``, while the players are
+    the plan's), else one round of ``balanced`` or ``swiss``."""
+    if tournament.method == Tournament.Method.PLAN:
+        if tournament.plan is None and number == 1:
+            plan = seating.plan_rounds(
+                ids,
+                tournament.rounds,
+                sizes=tournament.sizes,
+                prefer=tournament.prefer,
+                seed=tournament.seed,
+            )
+            tournament.plan = {
+                "players": list(plan.players),
+                "rounds": [
+                    {"tables": [list(t.players) for t in r.tables], "sit_outs": list(r.sit_outs)}
+                    for r in plan.rounds
+                ],
+            }
+            tournament.save(update_fields=("plan",))
+        planned = tournament.plan
+        if (
+            planned
+            and sorted(planned["players"]) == sorted(ids)
+            and number <= len(planned["rounds"])
+        ):
+            part = planned["rounds"][number - 1]
+            return seating.RoundSeating(
+                tables=tuple(seating.Table(tuple(t), t[0]) for t in part["tables"]),
+                sit_outs=tuple(part["sit_outs"]),
+            )
+    method = "swiss" if tournament.method == Tournament.Method.SWISS else "balanced"
+    try:
+        return seating.seat_round(
+            ids,
+            meetings,
+            sizes=tournament.sizes,
+            prefer=tournament.prefer,
+            method=method,
+            standing=[i for i in standing if i in set(ids)],
+            sit_outs_so_far=sit_outs,
+            dealer_counts=dealers,
+            seed=[tournament.seed, number],
+        )
+    except seating.SeatingError as exc:
+        raise TournamentError(exc.code, exc.message) from exc
+
+
+@transaction.atomic
+def round_publish(*, round: Round) -> Round:
+    """Publish a seated round: its tables appear, their games open for hands, and its clock
+    starts (deadline = now + minutes per round). Idempotent once published.
+
+    Raises:
+        TournamentConflict: ``not_seated`` (still being seated).
+    """
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    if rnd.state in (Round.State.PUBLISHED, Round.State.PLAYING, Round.State.COMPLETE):
+        return rnd
+    if rnd.state != Round.State.SEATED:
+        raise TournamentConflict("not_seated", f"round {rnd.number} is not seated yet")
+    for table in rnd.tables.select_related("game"):
+        scoring_services.game_open(game=table.game)
+    now = timezone.now()
+    rnd.state = Round.State.PUBLISHED
+    rnd.published_at = now
+    minutes = rnd.tournament.minutes_per_round
+    rnd.deadline = now + timedelta(minutes=minutes) if minutes else None
+    rnd.save(update_fields=("state", "published_at", "deadline"))
+    return rnd
+
+
+def _complete(rnd: Round) -> None:
+    """Close a round (its row locked): tables with no hands are not played, every game is
+    finished (corrections stay possible), and the standings count the round."""
+    for table in rnd.tables.select_related("game"):
+        if table.game.current_hands == 0:
+            table.state = Table.State.NOT_PLAYED
+        elif table.state != Table.State.REPORTED:
+            table.state = Table.State.REPORTED
+        table.save(update_fields=("state",))
+        scoring_services.game_finish(game=table.game)
+    rnd.state = Round.State.COMPLETE
+    rnd.completed_at = timezone.now()
+    rnd.save(update_fields=("state", "completed_at"))
+    Tournament.objects.filter(pk=rnd.tournament_id, rounds_complete__lt=rnd.number).update(
+        rounds_complete=rnd.number
+    )
+    _results_changed(rnd.tournament_id)
+
+
+@transaction.atomic
+def round_close(*, round: Round) -> Round:
+    """The director closes a published round: tables that entered no hand are marked not
+    played (their players score a missed round); the hands entered count. Idempotent.
+
+    Raises:
+        TournamentConflict: ``not_published``.
+    """
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.state == Round.State.COMPLETE:
+        return rnd
+    if rnd.state not in (Round.State.PUBLISHED, Round.State.PLAYING):
+        raise TournamentConflict("not_published", f"round {rnd.number} is not published")
+    _complete(rnd)
+    return rnd
+
+
+@transaction.atomic
+def round_regenerate(*, round: Round) -> Round:
+    """Seat a round again (after its standings were superseded), while none of its results
+    exist: its tables and games are removed and the seating task runs again.
+
+    Raises:
+        TournamentConflict: ``results_exist``, ``complete``.
+    """
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.state == Round.State.COMPLETE:
+        raise TournamentConflict("complete", f"round {rnd.number} is complete")
+    if rnd.state == Round.State.PLANNED:
+        return rnd
+    games = list(rnd.tables.values_list("game_id", flat=True))
+    if Game.objects.filter(pk__in=games, last_number__gt=0).exists():
+        raise TournamentConflict(
+            "results_exist",
+            f"round {rnd.number} has results: its seating can no longer change",
+            round=rnd.number,
+        )
+    rnd.seats.all().delete()
+    rnd.sit_outs.all().delete()
+    rnd.tables.all().delete()
+    Game.objects.filter(pk__in=games).delete()
+    rnd.state = Round.State.PLANNED
+    rnd.superseded = False
+    rnd.published_at = rnd.deadline = rnd.seated_at = rnd.time_called_at = None
+    rnd.save()
+    round_id = rnd.pk
+    transaction.on_commit(lambda: tasks.round_seat.delay(round_id))
+    return rnd
+
+
+@transaction.atomic
+def substitute_set(*, round: Round, registration: Registration, substitute: str) -> TableSeat:
+    """A substitute plays ``registration``'s seat in ``round``: the hands are recorded under
+    the substitute, and the registered player misses the round.
+
+    Raises:
+        TournamentError: ``not_seated`` (the player has no seat that round), ``already_seated``
+            (the substitute already sits in this round), ``bad_name``.
+        TournamentConflict: ``results_exist`` (the table has hands), ``complete``.
+    """
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.state == Round.State.COMPLETE:
+        raise TournamentConflict("complete", f"round {rnd.number} is complete")
+    name = (substitute or "").strip()
+    if not name:
+        raise TournamentError("bad_name", "name the substitute", field="substitute")
+    seat = (
+        TableSeat.objects.select_related("table__game")
+        .filter(round=rnd, registration=registration)
+        .first()
+    )
+    if seat is None:
+        raise TournamentError(
+            "not_seated", f"{registration.player.name} has no seat in round {rnd.number}"
+        )
+    taken = {n.casefold() for n in _names_in_round(rnd)}
+    if name.casefold() in taken:
+        raise TournamentError(
+            "already_seated",
+            f"{name} already sits in round {rnd.number}",
+            field="substitute",
+        )
+    if rnd.tournament.registrations.filter(player__name__iexact=name).exists():
+        raise TournamentError(
+            "registered",
+            f"{name} is registered in this tournament: a registered player cannot substitute",
+            field="substitute",
+        )
+    club_player = Player.objects.filter(club_id=rnd.tournament.club_id, name=name).first()
+    try:
+        scoring_services.seat_replace(
+            game=seat.table.game,
+            position=seat.position,
+            seat=SeatSpec(name, club_player.pk if club_player else None),
+        )
+    except SeatsFixed as exc:
+        raise TournamentConflict(
+            "results_exist", "the table has hands: its seats can no longer change"
+        ) from exc
+    except SheetError as exc:
+        raise TournamentError("bad_name", str(exc), field="substitute") from exc
+    seat.substitute = name
+    seat.save(update_fields=("substitute",))
+    return seat
+
+
+def _names_in_round(rnd: Round) -> list[str]:
+    """Everyone sitting in a round: the registered players and the substitutes."""
+    names = []
+    for player_name, substitute in TableSeat.objects.filter(round=rnd).values_list(
+        "registration__player__name", "substitute"
+    ):
+        names.append(substitute or player_name)
+    return names
+
+
+# --- results and the clock ---------------------------------------------------------------------
+
+
+def _results_changed(tournament_id: int) -> None:
+    """A result changed: bump the results version and refresh the standings after commit
+    (coalesced: the task does nothing when the standings are already for this version)."""
+    Tournament.objects.filter(pk=tournament_id).update(results_version=F("results_version") + 1)
+    transaction.on_commit(lambda: tasks.standings_refresh.apply_async((tournament_id,)))
+
+
+def game_changed(game_id: int) -> None:
+    """The scoring seam (registered in ``TournamentsConfig.ready``): a game's hands changed.
+
+    For a tournament table: the table's state (playing, reported), the round's (playing;
+    complete when every table reported), later rounds already seated flagged as seated on
+    superseded standings, and the standings refreshed.
+    """
+    table = Table.objects.filter(game_id=game_id).values_list("pk", "round_id").first()
+    if table is None:
+        return
+    table_id, round_id = table
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=round_id)
+        row = Table.objects.select_related("game").get(pk=table_id)
+        game = row.game
+        if rnd.state in (Round.State.PUBLISHED, Round.State.PLAYING):
+            if game.current_hands and rnd.state == Round.State.PUBLISHED:
+                rnd.state = Round.State.PLAYING
+                rnd.save(update_fields=("state",))
+            reported = game.hand_limit is not None and game.current_hands >= game.hand_limit
+            state = (
+                Table.State.REPORTED
+                if reported
+                else (Table.State.PLAYING if game.current_hands else Table.State.SEATED)
+            )
+            if state != row.state:
+                row.state = state
+                row.save(update_fields=("state",))
+            if not rnd.tables.exclude(
+                state__in=(Table.State.REPORTED, Table.State.NOT_PLAYED)
+            ).exists():
+                _complete(rnd)
+                return
+        Round.objects.filter(
+            tournament_id=rnd.tournament_id,
+            number__gt=rnd.number,
+            state__in=(Round.State.SEATED, Round.State.PUBLISHED, Round.State.PLAYING),
+        ).update(superseded=True)
+        _results_changed(rnd.tournament_id)
+
+
+def tick(*, now: datetime | None = None) -> int:
+    """Move rounds through their deadlines (Celery beat every 30 s; ``manage.py tick --loop``
+    in the embedded mode): a published round whose deadline passed is "time called" once —
+    each table may still enter the hand in progress (its game takes one more hand at most; a
+    Rook table its round, with nobody out if need be). Driven by the deadlines stored in the
+    database; running it twice changes nothing more.
+
+    Returns:
+        How many rounds had their time called now.
+    """
+    now = now or timezone.now()
+    called = 0
+    due = Round.objects.filter(
+        deadline__lte=now,
+        time_called_at__isnull=True,
+        state__in=(Round.State.PUBLISHED, Round.State.PLAYING),
+    ).values_list("pk", flat=True)
+    for round_id in due:
+        with transaction.atomic():
+            rnd = Round.objects.select_for_update().get(pk=round_id)
+            if rnd.time_called_at is not None or rnd.state not in (
+                Round.State.PUBLISHED,
+                Round.State.PLAYING,
+            ):
+                continue
+            rnd.time_called_at = now
+            rnd.save(update_fields=("time_called_at",))
+            for table in rnd.tables.select_related("game").exclude(
+                state__in=(Table.State.REPORTED, Table.State.NOT_PLAYED)
+            ):
+                scoring_services.game_limit_set(
+                    game=table.game, hand_limit=table.game.current_hands + 1
+                )
+            called += 1
+    return called
+
+
+def standings_refresh(*, tournament_id: int) -> bool:
+    """Recompute and cache the standings for the latest results, once: a refresh that finds
+    them already computed for the current results version does nothing (many results, one
+    recomputation). Returns whether it computed."""
+    from tournaments import selectors
+
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if tournament.standings_version == tournament.results_version:
+            return False
+        selectors.standings_refresh(tournament.pk)
+        tournament.standings_version = tournament.results_version
+        tournament.save(update_fields=("standings_version",))
+    return True

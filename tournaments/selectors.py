@@ -1,0 +1,252 @@
+"""Reads of the tournaments app: the standings, computed in two queries and cached.
+
+The rules live in the pure ``tournaments.standings``; this module reads what they need from the
+database (the registrations; the current score lines aggregated per round, game and seat) and
+keeps the rows in Django's cache under a key naming the tournament and its
+``results_version``, which the services bump with every change to a result: a new version is a
+cache miss, so a stale ranking is never served for the current version.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+from django.db import connections, router
+from django.db.models import Count, Max, Min, Q, QuerySet, Sum
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models import Hand, ScoreLine
+from tournaments.models import Registration, Tournament
+from tournaments.standings import TIEBREAKS, Entry, StandingRow, compute_standings
+
+#: How long computed standings stay in the cache (seconds). Entries of older versions are
+#: never read again and simply expire.
+STANDINGS_CACHE_SECONDS = 24 * 60 * 60
+#: Part of the cache key: bump it when the cached rows change shape (a deploy then misses).
+STANDINGS_CACHE_FORMAT = 1
+
+#: Title and one-line explanation of each tie-break column, by game and column key.
+TIEBREAK_TEXTS: dict[tuple[str, str], tuple[Promise, Promise]] = {
+    ("rook", "rounds_out"): (
+        _("Rounds out"),
+        _("Rounds in which the player went out; more is better."),
+    ),
+    ("rook", "best_round"): (
+        _("Best round"),
+        _("The player's lowest score in a single round; lower is better."),
+    ),
+    ("bluke", "bids_made"): (
+        _("Bids made"),
+        _("Hands in which the player made their bid; more is better."),
+    ),
+    ("bluke", "best_hand"): (
+        _("Best hand"),
+        _("The player's highest score in a single hand; higher is better."),
+    ),
+    ("tonk", "hands_won"): (
+        _("Hands won"),
+        _("Hands the player won; more is better."),
+    ),
+    ("tonk", "best_round"): (
+        _("Best round"),
+        _("The player's highest net stake units in a single round; higher is better."),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class TiebreakColumn:
+    """A tie-break column: its key (``tournaments.standings.TIEBREAKS``), its title and a
+    one-line explanation (both translated lazily, in the language of the request)."""
+
+    key: str
+    title: Promise
+    explanation: Promise
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A tournament's standings: the rows best first (``tournaments.standings.StandingRow``),
+    for results version ``version`` with rounds 1 to ``rounds_complete`` complete, and the
+    game's tie-break columns in the order the rows' ``tiebreaks`` hold their values."""
+
+    tournament_id: int
+    version: int
+    rounds_complete: int
+    rows: tuple[StandingRow, ...]
+    tiebreaks: tuple[TiebreakColumn, ...]
+
+
+def standings(tournament: Tournament) -> Standings:
+    """The standings of ``tournament`` for its ``results_version``, from the cache or computed.
+
+    A cache hit makes no query; a miss makes exactly two (the registrations with their player
+    names; one aggregate over the score lines) and caches the rows. ``tournament`` is used as
+    given (its ``kind``, ``basis``, ``missed_round_score``, ``results_version``,
+    ``rounds_complete`` and ``created_at`` loaded): a caller holding an older copy gets the
+    standings of that copy's version, or newer ones. The rules: ``tournaments.standings``.
+
+    Errors: ``ValueError`` from ``compute_standings`` for settings it refuses (``zero`` missed
+    rounds with Rook totals); whatever the cache backend raises when it is down (no fallback).
+    """
+    key = standings_cache_key(tournament)
+    rows = cache.get(key)
+    if rows is None:
+        rows = _rows(tournament)
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    return _standings(tournament, rows)
+
+
+def standings_refresh(tournament_id: int) -> Standings | None:
+    """Compute the standings of tournament ``tournament_id`` for its current results version
+    and cache them (replacing what the cache held for that version): three queries.
+
+    For the refresh task, after commit. Safe to run twice or concurrently: the same results
+    give the same rows under the same key. Returns the standings, or ``None`` when the
+    tournament no longer exists (nothing is cached). Errors: as :func:`standings`.
+    """
+    fields = (
+        "id",
+        "kind",
+        "basis",
+        "missed_round_score",
+        "results_version",
+        "rounds_complete",
+        "created_at",
+    )
+    try:
+        tournament = Tournament.objects.only(*fields).get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        return None
+    rows = _rows(tournament)
+    cache.set(standings_cache_key(tournament), rows, STANDINGS_CACHE_SECONDS)
+    return _standings(tournament, rows)
+
+
+def standings_cache_key(tournament: Tournament) -> str:
+    """The cache key of ``tournament``'s standings: its id and results version, what else on
+    the row the rows depend on (rounds complete, basis, missed round score), and its creation
+    time, so that an id used again (SQLite reuses the ids of rolled-back rows: tests) never
+    finds another tournament's standings."""
+    return (
+        f"tournaments:standings:{STANDINGS_CACHE_FORMAT}:{tournament.pk}:"
+        f"{tournament.results_version}:{tournament.rounds_complete}:"
+        f"{tournament.basis}:{tournament.missed_round_score}:"
+        f"{tournament.created_at.timestamp() if tournament.created_at else ''}"
+    )
+
+
+#: The columns of the aggregate query, in ``tournaments.standings.SeatResult``'s field order.
+RESULT_GROUPS = ("game__tournament_table__round__number", "game_id", "seat_id", "seat__player_id")
+RESULT_AGGREGATES = {
+    "points_sum": Sum("points"),
+    "points_max": Max("points"),
+    "points_min": Min("points"),
+    "lines": Count("id"),
+    "went_out_count": Count("id", filter=Q(went_out=True)),
+    "bid_made_count": Count("id", filter=Q(bid_made=True)),
+    "won_count": Count("id", filter=Q(won=True)),
+}
+RESULT_COLUMNS = (*RESULT_GROUPS, *RESULT_AGGREGATES)
+
+
+def _results_query(tournament_id: int) -> QuerySet[ScoreLine]:
+    """The current hands' score lines of every table of the tournament, aggregated per (round
+    number, game, seat): rows in ``SeatResult``'s field order."""
+    return (
+        ScoreLine.objects.filter(
+            game__tournament_table__round__tournament_id=tournament_id,
+            hand__state=Hand.State.CURRENT,
+        )
+        .order_by()
+        .values(*RESULT_GROUPS)
+        .annotate(**RESULT_AGGREGATES)
+        .values_list(*RESULT_GROUPS, *RESULT_AGGREGATES)
+    )
+
+
+ENTRY_COLUMNS = ("id", "player_id", "player__name", "from_round", "withdrawn_after")
+
+
+def _entries_query(tournament_id: int) -> QuerySet[Registration]:
+    """The tournament's registrations with their players' names: rows in ``Entry``'s order."""
+    return (
+        Registration.objects.filter(tournament_id=tournament_id)
+        .order_by()
+        .values_list(*ENTRY_COLUMNS)
+    )
+
+
+_QUERIES = {"entries": _entries_query, "results": _results_query}
+_MARK = -1_999_999_999  # a tournament id no row has: marks the parameter to replace
+
+
+@functools.cache
+def _compiled(name: str, alias: str) -> tuple[str, tuple[Any, ...], int]:
+    """The SQL of query ``name`` on database ``alias``, compiled once by the ORM: the SQL, its
+    parameters, and where among them the tournament id goes."""
+    sql, params = _QUERIES[name](_MARK).query.get_compiler(using=alias).as_sql()
+    if list(params).count(_MARK) != 1:
+        raise RuntimeError(f"the standings query {name} does not take the tournament id once")
+    return sql, tuple(params), list(params).index(_MARK)
+
+
+def _fetch(name: str, tournament_id: int) -> list[tuple[Any, ...]]:
+    """Run query ``name`` for ``tournament_id`` (one statement) and return its rows as the
+    database gives them (the aggregate's columns checked, by their aliases).
+
+    The ORM builds the SQL once; the rows come straight from the cursor: the ORM's iterator
+    would pass each of the 70,000 aggregate values of a 1,000 x 10 tournament through a Python
+    converter (``int()``), and compiling the query each time costs as much again.
+    """
+    alias = router.db_for_read(ScoreLine)
+    sql, params, at = _compiled(name, alias)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, (*params[:at], tournament_id, *params[at + 1 :]))
+        names = tuple(column[0] for column in cursor.description)
+        rows = cursor.fetchall()
+    if name == "results" and names != RESULT_COLUMNS:  # the aggregate's aliases, in order
+        raise RuntimeError(f"unexpected columns of the standings query: {names}")
+    return rows
+
+
+def _results(tournament_id: int) -> list[tuple[Any, ...]]:
+    """The aggregate rows of the tournament's current score lines (one query)."""
+    return _fetch("results", tournament_id)
+
+
+def _entries(tournament: Tournament) -> list[Entry]:
+    """The tournament's registrations (one query)."""
+    return [Entry(*row) for row in _fetch("entries", tournament.pk)]
+
+
+def _rows(tournament: Tournament) -> tuple[StandingRow, ...]:
+    """Two queries, then the pure computation."""
+    entries = _entries(tournament)
+    results = _results(tournament.pk)  # plain tuples in SeatResult's field order
+    return tuple(
+        compute_standings(
+            kind=str(tournament.kind),
+            basis=str(tournament.basis),
+            missed=str(tournament.missed_round_score),
+            entries=entries,
+            results=results,
+            rounds_complete=tournament.rounds_complete,
+        )
+    )
+
+
+def _standings(tournament: Tournament, rows: tuple[StandingRow, ...]) -> Standings:
+    kind = str(tournament.kind)
+    columns = tuple(TiebreakColumn(key, *TIEBREAK_TEXTS[(kind, key)]) for key in TIEBREAKS[kind])
+    return Standings(
+        tournament_id=tournament.pk,
+        version=tournament.results_version,
+        rounds_complete=tournament.rounds_complete,
+        rows=rows,
+        tiebreaks=columns,
+    )

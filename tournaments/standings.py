@@ -1,0 +1,499 @@
+"""Standings: the ranking of a tournament's registered players, from their tables' results.
+
+Pure: no Django, no database, no I/O, no clock. ``tournaments.selectors.standings`` reads the
+registrations and the score lines (two queries), calls :func:`compute_standings` and caches the
+rows; anything else (a test, a command-line tool, the benchmark) can call it the same way.
+
+Words used throughout (issue 6, "Standings" and "Missed rounds"):
+
+- **result**: one seat's aggregate over the current hands of one game (a table of one round):
+  :class:`SeatResult`. A seat counts for the registered player whose player id it carries; a
+  substitute's seat (no player id, or the id of a player who is not registered) counts for
+  nobody, though it still takes a place at its table.
+- **round score**: a player's score in one round. Basis ``total``: the sum of their points at
+  their table that round (Rook and Bluke points, Tonk net stake units). Basis ``placement``: the
+  placement points their table gave them (below).
+- **placement points**: at a table of ``n`` seats with results, place ``p`` (1 = best by the
+  table's round scores; Rook: lowest points is best) earns ``(n - p) / (n - 1)``: 1 for the
+  winner, 0 for the last, so tables of different sizes compare fairly. Tied seats share: they
+  split the points of the places they span equally (4 seats, two tied for 2nd: each gets
+  (2/3 + 1/3) / 2 = 1/2). A table where only one seat has results (not possible with valid
+  score lines) gives it 1/2.
+- **missed round**: a round from 1 to ``rounds_complete`` in which a registered player has no
+  result (sat out, entered late, withdrawn, absent with a substitute in the seat, or their table
+  was not played). It scores ``missed_round_score``: ``average``, the exact mean of the round
+  scores of the registered players who have a result in that round; ``zero``; ``worst``, the
+  worst of those round scores (Rook totals: the highest; otherwise the lowest). A round nobody
+  registered played scores 0 for everyone. Rounds after ``rounds_complete`` (in progress) count
+  the results entered so far and give no missed rounds.
+- **total**: the sum of the round scores, missed rounds included. Rook totals: lowest wins; every
+  other case (Bluke, Tonk, and placement for every game): highest wins.
+- **tie-breaks**, in order, each its own column (:data:`TIEBREAKS`): Rook, rounds gone out
+  (more is better) then best single round (the lowest round points of a round played); Bluke,
+  bids made (more) then best single hand (the highest points of a hand); Tonk, hands won (more)
+  then best single round (the highest round stake units). They count the player's own results
+  only and always use points (or stake units), whatever the basis. A player with no result has
+  no best round or hand (``None``) and ranks below any who has one.
+- **place**: players equal on the total and both tie-breaks share a place, numbered like sports
+  tables (1, 2=, 2=, 4) and listed by name within it.
+
+Arithmetic is exact throughout: ints and :class:`fractions.Fraction`, never a float, never
+rounded before comparing. Internally each round score is an integer numerator over one common
+denominator (1 for totals; a multiple of every ``2 (n - 1)`` for placement), held in numpy
+``int64`` matrices (players x rounds) so that 10,000 results take a few milliseconds; a
+:class:`~fractions.Fraction` is made once per distinct round score and shared between the rows
+(which also keeps the pickled rows small and quick to load from a cache). Totals are compared
+as integers over their least common denominator (Python ints: no overflow).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import repeat
+from typing import NamedTuple
+
+import numpy as np
+
+KINDS = ("tonk", "rook", "bluke")
+BASES = ("total", "placement")
+MISSED_SCORES = ("average", "zero", "worst")
+
+#: Placement points are added as int64 numerators over one denominator: the least common
+#: multiple of 2 (n - 1) over the table sizes n, far below this for tables of 2 to 20 seats.
+MAX_DENOMINATOR = 2**40
+
+#: The tie-break columns of each game, in the order they are applied (after the total).
+TIEBREAKS: dict[str, tuple[str, str]] = {
+    "rook": ("rounds_out", "best_round"),
+    "bluke": ("bids_made", "best_hand"),
+    "tonk": ("hands_won", "best_round"),
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A registered player: registration and player ids, the name shown, the first round they
+    could be seated in (late entry) and the round after which they withdrew (``None``: still
+    playing). Withdrawn players stay in the standings, flagged."""
+
+    registration_id: int
+    player_id: int
+    name: str
+    from_round: int = 1
+    withdrawn_after: int | None = None
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.withdrawn_after is not None
+
+
+class SeatResult(NamedTuple):
+    """One seat's aggregate over the current hands of one game (one table of one round).
+
+    ``points`` is the sum of the seat's score lines (Rook and Bluke points, Tonk stake units),
+    ``max_points`` and ``min_points`` its best and worst single hand, ``hands`` the number of
+    lines, ``went_out``, ``bids_made`` and ``won`` the number of lines with that flag set.
+    ``player_id`` is the seat's player (``None`` for a guest or substitute). A named tuple, not
+    a dataclass: :func:`compute_standings` also takes plain tuples in this field order, as the
+    aggregate query returns them, without building one object per row.
+    """
+
+    round: int
+    game_id: int
+    seat_id: int
+    player_id: int | None
+    points: int
+    max_points: int
+    min_points: int
+    hands: int
+    went_out: int
+    bids_made: int
+    won: int
+
+
+class RoundScore(NamedTuple):
+    """A player's score in one round and whether it is a missed round's score."""
+
+    score: Fraction
+    missed: bool
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One line of the standings.
+
+    ``label`` is the place as shown ("2" or, when shared, "2="); ``rounds`` maps each round
+    number, in order, to its :class:`RoundScore` (every round up to ``rounds_complete``, and
+    later rounds where the player has results); ``tiebreaks`` holds the values of the game's
+    tie-break columns (:data:`TIEBREAKS`), in order, ``None`` for a best round or hand of a
+    player without results; ``games`` counts the tables at which the player has results.
+    """
+
+    place: int
+    shared: bool
+    label: str
+    registration_id: int
+    name: str
+    withdrawn: bool
+    total: Fraction
+    rounds: dict[int, RoundScore]
+    tiebreaks: tuple[int | None, ...]
+    games: int
+
+
+def place_label(place: int, *, shared: bool) -> str:
+    """The place as shown: ``"2"``, or ``"2="`` when shared with another player."""
+    return f"{place}=" if shared else str(place)
+
+
+def placement_points(scores: Sequence[int], *, lower_wins: bool) -> list[Fraction]:
+    """The placement points of each seat at one table, from the seats' round scores.
+
+    Place ``p`` of ``n`` earns ``(n - p) / (n - 1)``; tied seats split the points of the places
+    they span; ``lower_wins``: the lowest score takes place 1 (Rook). One seat alone: 1/2.
+    Returns the points in the order of ``scores``. The plain-Python statement of the rule that
+    :func:`compute_standings` applies to every table at once. ``ValueError`` for no scores.
+    """
+    n = len(scores)
+    if n == 0:
+        raise ValueError("a table needs at least one score")
+    if n == 1:
+        return [Fraction(1, 2)]
+    order = sorted(range(n), key=scores.__getitem__, reverse=not lower_wins)
+    out = [Fraction(0)] * n
+    ahead = 0  # seats placed before the current group of tied seats
+    while ahead < n:
+        tied = 1
+        while ahead + tied < n and scores[order[ahead + tied]] == scores[order[ahead]]:
+            tied += 1
+        places = range(ahead + 1, ahead + tied + 1)
+        share = sum(Fraction(n - p, n - 1) for p in places) / tied
+        for j in range(ahead, ahead + tied):
+            out[order[j]] = share
+        ahead += tied
+    return out
+
+
+def _check(kind: str, basis: str, missed: str, rounds_complete: int) -> None:
+    if kind not in KINDS:
+        raise ValueError(f"unknown game {kind!r}: expected one of {', '.join(KINDS)}")
+    if basis not in BASES:
+        raise ValueError(f"unknown standings basis {basis!r}: expected one of {', '.join(BASES)}")
+    if missed not in MISSED_SCORES:
+        raise ValueError(
+            f"unknown missed round score {missed!r}: expected one of {', '.join(MISSED_SCORES)}"
+        )
+    if kind == "rook" and basis == "total" and missed == "zero":
+        raise ValueError("missed round score 'zero' is refused for Rook totals (lowest wins)")
+    if rounds_complete < 0:
+        raise ValueError(f"rounds_complete must be 0 or more, not {rounds_complete}")
+
+
+class _Columns(NamedTuple):
+    """The results as numpy columns (one element per result)."""
+
+    round: np.ndarray
+    game: np.ndarray
+    who: np.ndarray  # index into the entries, -1 for a seat that counts for nobody
+    points: np.ndarray
+    max_points: np.ndarray
+    went_out: np.ndarray
+    bids_made: np.ndarray
+    won: np.ndarray
+
+
+def _columns(results: Iterable[SeatResult], index: dict[int, int]) -> _Columns:
+    rows = results if isinstance(results, list | tuple) else list(results)
+    n = len(rows)
+    cols = list(zip(*rows, strict=True)) if n else [()] * len(SeatResult._fields)
+
+    def ints(values: Iterable[int]) -> np.ndarray:
+        return np.fromiter(values, dtype=np.int64, count=n)
+
+    return _Columns(
+        round=ints(cols[0]),
+        game=ints(cols[1]),
+        who=ints(map(index.get, cols[3], repeat(-1))),
+        points=ints(cols[4]),
+        max_points=ints(cols[5]),
+        went_out=ints(cols[8]),
+        bids_made=ints(cols[9]),
+        won=ints(cols[10]),
+    )
+
+
+def _placement_numerators(
+    game: np.ndarray, points: np.ndarray, *, lower_wins: bool
+) -> tuple[np.ndarray, int]:
+    """Every seat's placement points at its table, as numerators over one denominator.
+
+    ``game`` and ``points``: one element per seat. Returns (numerators in the seats' order,
+    denominator): the denominator is the least common multiple of ``2 (n - 1)`` over the table
+    sizes ``n`` (and 2), so that a group of ``t`` seats tied after ``k`` better ones, which
+    shares ``(2n - 2k - t - 1) / (2 (n - 1))``, is an integer numerator for every table.
+    """
+    count = len(game)
+    if count == 0:
+        return np.zeros(0, dtype=np.int64), 2
+    order = np.lexsort((points if lower_wins else -points, game))
+    g, p = game[order], points[order]
+    new_table = np.ones(count, dtype=bool)
+    new_table[1:] = g[1:] != g[:-1]
+    new_group = new_table.copy()
+    new_group[1:] |= p[1:] != p[:-1]
+
+    def sizes(starts: np.ndarray) -> np.ndarray:
+        """The size of the run each position is in, runs beginning where ``starts``."""
+        first = np.flatnonzero(starts)
+        length = np.diff(np.append(first, count))
+        return np.repeat(length, length)
+
+    position = np.arange(count)
+    n = sizes(new_table)
+    tied = sizes(new_group)
+    ahead = np.maximum.accumulate(np.where(new_group, position, 0)) - np.maximum.accumulate(
+        np.where(new_table, position, 0)
+    )
+    den = math.lcm(2, *(2 * (int(size) - 1) for size in np.unique(n) if size > 1))
+    if den > MAX_DENOMINATOR:
+        raise ValueError(f"table sizes {sorted(set(n.tolist()))}: too many to add up exactly")
+    unit = den // (2 * np.maximum(n - 1, 1))
+    nums = np.where(n > 1, (2 * n - 2 * ahead - tied - 1) * unit, den // 2)
+    out = np.empty(count, dtype=np.int64)
+    out[order] = nums
+    return out, den
+
+
+def compute_standings(
+    *,
+    kind: str,
+    basis: str,
+    missed: str,
+    entries: Sequence[Entry],
+    results: Iterable[SeatResult],
+    rounds_complete: int,
+) -> list[StandingRow]:
+    """The standings of a tournament: one row per registered player, best first.
+
+    ``kind``: ``"rook"``, ``"bluke"`` or ``"tonk"``; ``basis``: ``"total"`` or ``"placement"``;
+    ``missed``: ``"average"``, ``"zero"`` or ``"worst"`` (the rules: see the module's
+    docstring). ``entries``: every registration of the tournament, withdrawn ones included.
+    ``results``: one :class:`SeatResult` (or plain tuple in its field order) per (round, game,
+    seat) with current hands, for every game of the tournament, substitutes' and guests' seats
+    included (they take places at their tables); in any order. ``rounds_complete``: rounds 1 to
+    this one are complete and give missed rounds.
+
+    A player with results at more than one table in a round (not possible with valid seating)
+    scores their sum. Raises ``ValueError`` for an unknown kind, basis or missed round score,
+    for ``zero`` with Rook totals (a missed round would be an advantage), for a negative
+    ``rounds_complete``, a round number below 1, a player registered twice, and (placement)
+    table sizes so varied that the common denominator passes ``MAX_DENOMINATOR``.
+    """
+    _check(kind, basis, missed, rounds_complete)
+    index = {entry.player_id: i for i, entry in enumerate(entries)}
+    if len(index) != len(entries):
+        raise ValueError("a player is registered twice")
+    cols = _columns(results, index)
+    if len(cols.round) and int(cols.round.min()) < 1:
+        raise ValueError(f"round numbers start at 1, not {int(cols.round.min())}")
+    count = len(entries)
+    if count == 0:
+        return []
+    last = max(rounds_complete, int(cols.round.max()) if len(cols.round) else 0)
+    lower_wins = kind == "rook" and basis == "total"  # the order of round scores and totals
+
+    # Players x rounds (column 0 unused): points, seats played, round scores (numerators).
+    mine = cols.who >= 0
+    who, rnd = cols.who[mine], cols.round[mine]
+    points = np.zeros((count, last + 1), dtype=np.int64)
+    np.add.at(points, (who, rnd), cols.points[mine])
+    seats = np.zeros((count, last + 1), dtype=np.int64)
+    np.add.at(seats, (who, rnd), 1)
+    played = seats > 0
+    if basis == "placement":
+        nums, den = _placement_numerators(cols.game, cols.points, lower_wins=kind == "rook")
+        scores = np.zeros((count, last + 1), dtype=np.int64)
+        np.add.at(scores, (who, rnd), nums[mine])
+    else:
+        scores, den = points, 1
+
+    # Every cell is shared: one per distinct round score, one per missed round.
+    missed_cells = [
+        RoundScore(value, True)
+        for value in _missed_scores(scores, played, missed, lower_wins, den, rounds_complete)
+    ]
+    played_cells = {
+        num: RoundScore(Fraction(num, den), False) for num in np.unique(scores[played]).tolist()
+    }
+    missed_totals = _missed_totals(played, missed_cells, rounds_complete)
+
+    # The tie-breaks: a count (more is better), then a best round or hand.
+    first = np.zeros(count, dtype=np.int64)
+    flags = {"rook": cols.went_out, "bluke": cols.bids_made, "tonk": cols.won}[kind]
+    np.add.at(first, who, flags[mine])
+    low, high = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+    if kind == "bluke":
+        best = np.full(count, low)
+        np.maximum.at(best, who, cols.max_points[mine])
+    elif kind == "rook":
+        best = np.where(played, points, high).min(axis=1)
+    else:
+        best = np.where(played, points, low).max(axis=1)
+    games = seats.sum(axis=1).tolist()
+    tiebreaks = list(
+        zip(
+            first.tolist(),
+            [b if g else None for b, g in zip(best.tolist(), games, strict=True)],
+            strict=True,
+        )
+    )
+
+    # Totals (shared when equal), and as integers over their least common denominator: the
+    # sort keys, exact and much quicker to compare than fractions.
+    played_sums = scores.sum(axis=1).tolist()
+    played_totals = {value: Fraction(value, den) for value in set(played_sums)}
+    totals = [played_totals[value] for value in played_sums]
+    scale = math.lcm(den, *{extra.denominator for extra in missed_totals.values()})
+    total_keys = [value * (scale // den) for value in played_sums]
+    for i, extra in missed_totals.items():
+        if extra:
+            totals[i] += extra
+            total_keys[i] += extra.numerator * (scale // extra.denominator)
+    shown = range(1, last + 1)
+    cell = played_cells.__getitem__
+    rounds = [
+        dict(zip(shown, map(cell, score_row[1:]), strict=True))
+        if all(played_row[1:])
+        else {
+            r: cell(score_row[r]) if played_row[r] else missed_cells[r - 1]
+            for r in shown
+            if played_row[r] or r <= rounds_complete
+        }
+        for score_row, played_row in zip(scores.tolist(), played.tolist(), strict=True)
+    ]
+    return _ranked(
+        entries,
+        totals,
+        total_keys,
+        rounds,
+        tiebreaks,
+        games,
+        lower_wins=lower_wins,
+        best_low=kind == "rook",
+    )
+
+
+def _missed_scores(
+    scores: np.ndarray,
+    played: np.ndarray,
+    missed: str,
+    lower_wins: bool,
+    den: int,
+    rounds_complete: int,
+) -> list[Fraction]:
+    """The score of a missed round, for each round 1..``rounds_complete``, from the round
+    scores (numerators over ``den``) of the registered players who played it."""
+    if missed == "zero":
+        return [Fraction(0)] * rounds_complete
+    complete = slice(1, rounds_complete + 1)
+    s, p = scores[:, complete], played[:, complete]
+    counts = p.sum(axis=0).tolist()
+    if missed == "average":
+        values = np.where(p, s, 0).sum(axis=0).tolist()
+        return [
+            Fraction(v, c * den) if c else Fraction(0) for v, c in zip(values, counts, strict=True)
+        ]
+    if lower_wins:
+        values = np.where(p, s, np.iinfo(np.int64).min).max(axis=0).tolist()
+    else:
+        values = np.where(p, s, np.iinfo(np.int64).max).min(axis=0).tolist()
+    return [Fraction(v, den) if c else Fraction(0) for v, c in zip(values, counts, strict=True)]
+
+
+def _missed_totals(
+    played: np.ndarray, missed_cells: list[RoundScore], rounds_complete: int
+) -> dict[int, Fraction]:
+    """The sum of the missed-round scores of each player who missed a round (by index).
+    Computed once per pattern of absences: the patterns are few, fraction additions slow."""
+    absent = ~played[:, 1 : rounds_complete + 1]
+    missing = np.flatnonzero(absent.any(axis=1))
+    by_pattern: dict[bytes, Fraction] = {}
+    out = {}
+    for i, pattern in zip(missing.tolist(), absent[missing], strict=True):
+        key = pattern.tobytes()
+        total = by_pattern.get(key)
+        if total is None:
+            rounds = np.flatnonzero(pattern).tolist()  # round r is at r - 1
+            total = by_pattern[key] = sum((missed_cells[r].score for r in rounds), Fraction(0))
+        out[i] = total
+    return out
+
+
+def _ranked(
+    entries: Sequence[Entry],
+    totals: list[Fraction],
+    total_keys: list[int],
+    rounds: list[dict[int, RoundScore]],
+    tiebreaks: list[tuple[int, int | None]],
+    games: list[int],
+    *,
+    lower_wins: bool,
+    best_low: bool,
+) -> list[StandingRow]:
+    """The rows, ranked: by total (``lower_wins``: lowest first), then the first tie-break
+    (more is better), then the second (``best_low``: lowest first; ``None`` last); players equal
+    on all three share a place and are listed by name (then registration id).
+
+    The arguments are parallel lists, one element per entry; ``total_keys`` holds the totals as
+    integers over one common denominator (the same order as the fractions, compared quicker).
+    """
+    sign = 1 if lower_wins else -1
+    best_sign = 1 if best_low else -1
+    ranked = sorted(
+        (
+            sign * total_key,
+            -first,
+            best is None,
+            0 if best is None else best_sign * best,
+            entry.name.casefold(),
+            entry.registration_id,
+            j,
+        )
+        for j, (entry, total_key, (first, best)) in enumerate(
+            zip(entries, total_keys, tiebreaks, strict=True)
+        )
+    )
+    if not ranked:
+        return []
+    levels = [key[:4] for key in ranked]  # what decides the place
+    level_before = [False, *map(operator.eq, levels[1:], levels)]
+    level_after = [*level_before[1:], False]
+    out = []
+    place = 0
+    for position, (key, before, after) in enumerate(
+        zip(ranked, level_before, level_after, strict=True), start=1
+    ):
+        if not before:
+            place = position
+        j = key[-1]
+        entry = entries[j]
+        shared = before or after
+        out.append(
+            StandingRow(
+                place,
+                shared,
+                f"{place}=" if shared else str(place),
+                entry.registration_id,
+                entry.name,
+                entry.withdrawn_after is not None,
+                totals[j],
+                rounds[j],
+                tiebreaks[j],
+                games[j],
+            )
+        )
+    return out

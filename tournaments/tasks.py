@@ -1,0 +1,28 @@
+"""Celery tasks of the tournaments app: each takes ids, calls one service, and is safe to run
+twice."""
+
+from celery import shared_task
+
+
+@shared_task
+def round_seat(round_id: int) -> None:
+    """Seat round ``round_id`` if it is still planned."""
+    from tournaments.services import round_seating_compute
+
+    round_seating_compute(round_id=round_id)
+
+
+@shared_task
+def standings_refresh(tournament_id: int) -> None:
+    """Recompute and cache the standings, unless they are already for the latest results."""
+    from tournaments.services import standings_refresh as refresh
+
+    refresh(tournament_id=tournament_id)
+
+
+@shared_task
+def tick() -> int:
+    """Call time on rounds whose deadline passed (Celery beat, every 30 seconds)."""
+    from tournaments.services import tick as run
+
+    return run()
