@@ -1,0 +1,464 @@
+"""``tournaments.selectors.standings``: the rows equal the pure computation over the entered
+results (current hands only, substitutes counting for nobody), in at most two queries on a
+cache miss and none on a hit, also for 1,000 players x 10 rounds; a new results version misses
+the cache."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction as F
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+
+from scoring.models import Game, Hand, ScoreLine, Seat
+from tournaments import selectors
+from tournaments.models import (
+    Club,
+    Player,
+    Registration,
+    Round,
+    Table,
+    TableSeat,
+    Tournament,
+)
+from tournaments.standings import Entry, SeatResult, compute_standings
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> Iterator[None]:
+    cache.clear()
+    yield
+    cache.clear()
+
+
+# --- building a tournament with bulk_create ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Line:
+    """One seat's score line in one hand."""
+
+    points: int
+    went_out: bool = False
+    bid_made: bool | None = None
+    won: bool = False
+
+
+@dataclass
+class Built:
+    tournament: Tournament
+    entries: list[Entry]
+    results: list[SeatResult]  # what the current hands give, computed here, not queried
+    registrations: dict[str, Registration] = field(default_factory=dict)
+
+
+def build(
+    *,
+    kind: str,
+    names: list[str],
+    rounds: dict[int, list[dict[str, list[Line]]]],
+    rounds_complete: int,
+    basis: str = "total",
+    missed: str = "average",
+    from_round: dict[str, int] | None = None,
+    withdrawn_after: dict[str, int] | None = None,
+    substitutes: dict[tuple[int, str], str] | None = None,
+    stale_revisions: bool = False,
+) -> Built:
+    """A tournament stored as the services store one, written with ``bulk_create``.
+
+    ``rounds``: round number → tables; a table maps each registered player seated there to
+    their lines, one per hand (every seat of a table has as many). ``substitutes``: (round,
+    name) → the substitute who played that seat (a scoring seat without a player).
+    ``stale_revisions``: every table also gets a superseded first revision of hand 1 and a
+    voided hand, with lines that must not count.
+    """
+    from_round, withdrawn_after = from_round or {}, withdrawn_after or {}
+    substitutes = substitutes or {}
+    club = Club.objects.create(name=f"Club {kind} {len(names)}")
+    players = Player.objects.bulk_create(Player(club=club, name=n) for n in names)
+    player = dict(zip(names, players, strict=True))
+    tournament = Tournament.objects.create(
+        club=club,
+        name="Open",
+        kind=kind,
+        rounds=max(rounds, default=1),
+        sizes=[2, 3, 4, 5],
+        prefer=4,
+        hands_per_round=1,
+        basis=basis,
+        missed_round_score=missed,
+        rounds_complete=rounds_complete,
+    )
+    registrations = Registration.objects.bulk_create(
+        Registration(
+            tournament=tournament,
+            player=player[n],
+            from_round=from_round.get(n, 1),
+            withdrawn_after=withdrawn_after.get(n),
+        )
+        for n in names
+    )
+    registration = dict(zip(names, registrations, strict=True))
+    round_rows = Round.objects.bulk_create(
+        Round(tournament=tournament, number=number, state=Round.State.PLAYING)
+        for number in sorted(rounds)
+    )
+    round_of = {r.number: r for r in round_rows}
+
+    tables = [(number, spec) for number in sorted(rounds) for spec in rounds[number]]
+    games = Game.objects.bulk_create(
+        Game(kind=kind, club=club, rules_version="test") for _ in tables
+    )
+    seats: list[Seat] = []
+    hands: list[Hand] = []
+    seat_plan = []  # (round, game, seat index, registered name, lines)
+    for (number, spec), game in zip(tables, games, strict=True):
+        for position, (name, lines) in enumerate(spec.items()):
+            sub = substitutes.get((number, name))
+            seats.append(
+                Seat(
+                    game=game,
+                    position=position,
+                    name=sub or name,
+                    player=None if sub else player[name],
+                )
+            )
+            seat_plan.append((number, game, len(seats) - 1, name, lines, sub))
+        hand_count = len(next(iter(spec.values())))
+        corrected = stale_revisions and hand_count > 0  # hand 1 entered, then corrected
+        for n in range(1, hand_count + 1):
+            hands.append(_hand(game, n, 2 if corrected and n == 1 else 1, "current"))
+        if corrected:
+            hands.append(_hand(game, 1, 1, "superseded"))
+        if stale_revisions:
+            hands.append(_hand(game, hand_count + 1, 1, "voided"))
+    Seat.objects.bulk_create(seats)
+    Hand.objects.bulk_create(hands)
+    hand_of = {(h.game_id, h.number, h.state): h for h in hands}
+
+    lines_out: list[ScoreLine] = []
+    results: list[SeatResult] = []
+    for number, game, index, name, lines, sub in seat_plan:
+        seat = seats[index]
+        for n, line in enumerate(lines, start=1):
+            lines_out.append(_line(hand_of[(game.pk, n, "current")], seat, line))
+        junk = Line(1000, went_out=True, bid_made=True, won=True)
+        if stale_revisions and lines:
+            lines_out.append(_line(hand_of[(game.pk, 1, "superseded")], seat, junk))
+        if stale_revisions:
+            lines_out.append(_line(hand_of[(game.pk, len(lines) + 1, "voided")], seat, junk))
+        if lines:
+            points = [line.points for line in lines]
+            results.append(
+                SeatResult(
+                    number,
+                    game.pk,
+                    seat.pk,
+                    None if sub else player[name].pk,
+                    sum(points),
+                    max(points),
+                    min(points),
+                    len(lines),
+                    sum(line.went_out for line in lines),
+                    sum(line.bid_made is True for line in lines),
+                    sum(line.won for line in lines),
+                )
+            )
+    ScoreLine.objects.bulk_create(lines_out, batch_size=5000)
+    table_rows = Table.objects.bulk_create(
+        Table(round=round_of[number], number=i + 1, game=game, state=Table.State.REPORTED)
+        for i, ((number, _), game) in enumerate(zip(tables, games, strict=True))
+    )
+    TableSeat.objects.bulk_create(
+        (
+            TableSeat(
+                table=table,
+                round=round_of[number],
+                position=position,
+                registration=registration[name],
+                substitute=substitutes.get((number, name), ""),
+            )
+            for table, (number, spec) in zip(table_rows, tables, strict=True)
+            for position, name in enumerate(spec)
+        ),
+        batch_size=5000,
+    )
+    entries = [
+        Entry(registration[n].pk, player[n].pk, n, from_round.get(n, 1), withdrawn_after.get(n))
+        for n in names
+    ]
+    tournament.refresh_from_db()
+    return Built(tournament, entries, results, registration)
+
+
+def _hand(game: Game, number: int, revision: int, state: str) -> Hand:
+    return Hand(
+        game=game,
+        number=number,
+        revision=revision,
+        state=state,
+        entry_text="{}",
+        record_text="{}",
+        rules_version="test",
+        entered_via=Hand.Via.USER,
+    )
+
+
+def _line(hand: Hand, seat: Seat, line: Line) -> ScoreLine:
+    return ScoreLine(
+        hand=hand,
+        game_id=hand.game_id,
+        seat=seat,
+        points=line.points,
+        went_out=line.went_out,
+        bid_made=line.bid_made,
+        won=line.won,
+    )
+
+
+def expected(built: Built) -> tuple[object, ...]:
+    t = built.tournament
+    return tuple(
+        compute_standings(
+            kind=t.kind,
+            basis=t.basis,
+            missed=t.missed_round_score,
+            entries=built.entries,
+            results=built.results,
+            rounds_complete=t.rounds_complete,
+        )
+    )
+
+
+# --- the scenarios ----------------------------------------------------------------------------
+
+
+def _rook_evening(**options: object) -> Built:
+    """Six players, three rounds: a sit-out, a substitute, a late entry, a withdrawal, a table
+    not played, round 3 in progress, and stale revisions everywhere."""
+    names = ["Ana", "Ben", "Cyd", "Dee", "Eve", "Lia"]
+    out = Line(0, went_out=True)
+    rounds = {
+        1: [  # Lia enters from round 2; Eve sits out
+            {"Ana": [out], "Ben": [Line(15)], "Cyd": [Line(30)], "Dee": [Line(45)]},
+        ],
+        2: [
+            {"Ana": [Line(20)], "Ben": [out], "Cyd": [Line(10)]},  # a substitute plays Cyd
+            {"Dee": [Line(5)], "Eve": [out], "Lia": [Line(12)]},
+        ],
+        3: [  # Dee withdrew after round 2; round 3 is in progress, one table not entered yet
+            {"Ana": [Line(7)], "Ben": [Line(9)]},
+            {"Cyd": [], "Eve": [], "Lia": []},
+        ],
+    }
+    return build(
+        kind="rook",
+        names=names,
+        rounds=rounds,
+        rounds_complete=2,
+        from_round={"Lia": 2},
+        withdrawn_after={"Dee": 2},
+        substitutes={(2, "Cyd"): "Zed"},
+        stale_revisions=True,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize(
+    ("basis", "missed"),
+    [("total", "average"), ("total", "worst"), ("placement", "average"), ("placement", "zero")],
+)
+def test_rook_standings_equal_the_pure_computation(basis: str, missed: str) -> None:
+    built = _rook_evening(basis=basis, missed=missed)
+
+    result = selectors.standings(built.tournament)
+
+    assert result.rows == expected(built)
+    assert result.version == built.tournament.results_version
+    assert result.rounds_complete == 2
+    assert [c.key for c in result.tiebreaks] == ["rounds_out", "best_round"]
+
+
+def test_rook_standings_values() -> None:
+    built = _rook_evening()
+
+    rows = {row.name: row for row in selectors.standings(built.tournament).rows}
+
+    # Round 1: Ana 0, Ben 15, Cyd 30, Dee 45: average 45/2 for Eve (sat out) and Lia (late).
+    # Round 2: Ana 20, Ben 0, Dee 5, Eve 0, Lia 12, and Zed in Cyd's seat (counting for
+    # nobody): average 37/5 for Cyd. Round 3 is in progress: results so far, no missed round.
+    assert rows["Eve"].rounds == {1: (F(45, 2), True), 2: (0, False)}
+    assert rows["Lia"].rounds == {1: (F(45, 2), True), 2: (12, False)}
+    assert rows["Cyd"].rounds == {1: (30, False), 2: (F(37, 5), True)}
+    assert rows["Ana"].rounds == {1: (0, False), 2: (20, False), 3: (7, False)}
+    assert {name: row.total for name, row in rows.items()} == {
+        "Ana": 27,
+        "Ben": 24,
+        "Cyd": F(187, 5),
+        "Dee": 50,
+        "Eve": F(45, 2),
+        "Lia": F(69, 2),
+    }
+    assert [row.name for row in selectors.standings(built.tournament).rows] == [
+        "Eve",
+        "Ben",
+        "Ana",
+        "Lia",
+        "Cyd",
+        "Dee",
+    ]
+    assert rows["Ana"].tiebreaks == (1, 0) and rows["Cyd"].tiebreaks == (0, 30)
+    assert rows["Dee"].withdrawn and not rows["Ana"].withdrawn
+    assert rows["Cyd"].games == 1 and rows["Ana"].games == 3
+
+
+def test_bluke_standings_count_bids_made_and_best_hand_from_current_hands_only() -> None:
+    names = ["Ana", "Ben", "Cyd", "Dee"]
+    table = {
+        "Ana": [Line(62, bid_made=True), Line(-50, bid_made=False)],
+        "Ben": [Line(30, bid_made=True), Line(40, bid_made=True)],
+        "Cyd": [Line(22, bid_made=True), Line(22, bid_made=None)],
+        "Dee": [Line(-10, bid_made=False), Line(0, bid_made=False)],
+    }
+    built = build(
+        kind="bluke", names=names, rounds={1: [table]}, rounds_complete=1, stale_revisions=True
+    )
+
+    result = selectors.standings(built.tournament)
+
+    assert result.rows == expected(built)
+    assert [(r.name, r.total, r.tiebreaks) for r in result.rows] == [
+        ("Ben", 70, (2, 40)),
+        ("Cyd", 44, (1, 22)),
+        ("Ana", 12, (1, 62)),
+        ("Dee", -10, (0, 0)),
+    ]
+    assert [str(c.title) for c in result.tiebreaks] == ["Bids made", "Best hand"]
+
+
+def test_tonk_standings_count_hands_won() -> None:
+    names = ["Ana", "Ben", "Cyd"]
+    table = {
+        "Ana": [Line(2, won=True), Line(-1)],
+        "Ben": [Line(-1), Line(2, won=True)],
+        "Cyd": [Line(-1), Line(-1)],
+    }
+    built = build(kind="tonk", names=names, rounds={1: [table]}, rounds_complete=1)
+
+    result = selectors.standings(built.tournament)
+
+    assert result.rows == expected(built)
+    assert [(r.label, r.name, r.tiebreaks) for r in result.rows] == [
+        ("1=", "Ana", (1, 1)),
+        ("1=", "Ben", (1, 1)),
+        ("3", "Cyd", (0, -2)),
+    ]
+    assert [str(c.title) for c in result.tiebreaks] == ["Hands won", "Best round"]
+    assert all(str(c.explanation) for c in result.tiebreaks)
+
+
+# --- queries and the cache --------------------------------------------------------------------
+
+
+def test_two_queries_on_a_miss_none_on_a_hit(django_assert_num_queries: Any) -> None:
+    built = _rook_evening()
+
+    with django_assert_num_queries(2):
+        first = selectors.standings(built.tournament)
+    with django_assert_num_queries(0):
+        again = selectors.standings(built.tournament)
+    assert again == first
+
+
+def test_a_new_results_version_misses_the_cache(django_assert_num_queries: Any) -> None:
+    built = _rook_evening()
+    t = built.tournament
+    before = selectors.standings(t)
+    ScoreLine.objects.filter(seat__player__name="Ana", hand__state="current").update(points=99)
+
+    with django_assert_num_queries(0):
+        assert selectors.standings(t) == before  # same version: the cached rows
+    Tournament.objects.filter(pk=t.pk).update(results_version=t.results_version + 1)
+    t.refresh_from_db()
+    with django_assert_num_queries(2):
+        after = selectors.standings(t)
+
+    assert after.version == before.version + 1
+    ana = next(r for r in after.rows if r.name == "Ana")
+    assert ana.total == 99 * 3
+
+
+def test_standings_refresh_caches_the_current_version_and_is_safe_twice(
+    django_assert_num_queries: Any,
+) -> None:
+    built = _rook_evening()
+    Tournament.objects.filter(pk=built.tournament.pk).update(results_version=5)
+
+    with django_assert_num_queries(3):
+        refreshed = selectors.standings_refresh(built.tournament.pk)
+    again = selectors.standings_refresh(built.tournament.pk)
+    built.tournament.refresh_from_db()
+    with django_assert_num_queries(0):
+        served = selectors.standings(built.tournament)
+
+    assert refreshed == again == served
+    assert served.version == 5
+    assert served.rows == expected(built)
+
+
+def test_standings_refresh_of_a_deleted_tournament_does_nothing() -> None:
+    assert selectors.standings_refresh(10**9) is None
+
+
+def test_tournament_without_registrations_or_results() -> None:
+    built = build(kind="bluke", names=[], rounds={}, rounds_complete=0)
+
+    assert selectors.standings(built.tournament).rows == ()
+
+
+# --- 1,000 players x 10 rounds ----------------------------------------------------------------
+
+
+def _big_rook(players: int = 1000, rounds: int = 10, seed: int = 7) -> Built:
+    """Rook, tables of 4, one hand a round, everyone playing every round."""
+    rng = random.Random(seed)
+    names = [f"Player {i:04d}" for i in range(players)]
+    plan: dict[int, list[dict[str, list[Line]]]] = {}
+    for number in range(1, rounds + 1):
+        order = names[:]
+        rng.shuffle(order)
+        plan[number] = []
+        for at in range(0, players, 4):
+            seated = order[at : at + 4]
+            out = rng.randrange(len(seated))
+            plan[number].append(
+                {
+                    name: [Line(0, went_out=True) if k == out else Line(rng.randint(5, 150))]
+                    for k, name in enumerate(seated)
+                }
+            )
+    return build(kind="rook", names=names, rounds=plan, rounds_complete=rounds)
+
+
+def test_thousand_players_ten_rounds_in_two_queries_then_none(
+    django_assert_max_num_queries: Any,
+) -> None:
+    built = _big_rook()
+    assert len(built.results) == 10_000
+
+    with django_assert_max_num_queries(2):
+        first = selectors.standings(built.tournament)
+    with django_assert_max_num_queries(0):
+        hit = selectors.standings(built.tournament)
+
+    assert hit == first
+    assert len(first.rows) == 1000
+    assert first.rows == expected(built)
+    assert all(len(row.rounds) == 10 and row.games == 10 for row in first.rows)
