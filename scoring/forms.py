@@ -210,7 +210,7 @@ def house_rules(game: str) -> list[HouseRule]:
     return rules
 
 
-def _option_field(game: str, rule: HouseRule) -> forms.Field:
+def option_field(game: str, rule: HouseRule) -> forms.Field:
     """The form field of one option, by the type of its default: a checkbox for true/false, a
     select for a choice, a text field for a list of numbers, a number field otherwise."""
     spec = next(f for f in fields(find_game(game).options_type) if f.name == rule.key)
@@ -340,7 +340,7 @@ class GameStartForm(forms.Form):
             )
         for game in GAMES:
             for rule in HOUSE_RULES[game]:
-                self.fields[rule.field_name] = _option_field(game, rule)
+                self.fields[rule.field_name] = option_field(game, rule)
         if not self.is_bound:
             self.initial.setdefault("idempotency_key", uuid.uuid4().hex)
 

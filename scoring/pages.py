@@ -178,7 +178,7 @@ def _context(
         "waiting": game.state == Game.State.WAITING,
         "recorded": recorded,
         "link": link,
-        "qr": segno.make(link, error="m").svg_inline(scale=4, title=_("Table link")),
+        "qr": segno.make(link, error="m").svg_inline(scale=4, omitsize=True, title=_("Table link")),
         "settle": selectors.tonk_settle_up(game) if game.kind == "tonk" and hands else None,
         "entry_data": {
             "copies": CardGrid(game.kind, players=len(names), options=options).copies,

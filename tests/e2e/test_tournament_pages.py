@@ -1,0 +1,80 @@
+"""A tournament night in three browsers: the director creates a Rook tournament for nine
+players, seats and publishes round 1; a player opens a table card's link without signing in
+and enters that table's round; the public standings, already open on a third screen, change
+without a reload."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tournaments.models import Club, Membership, Round, Tournament
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = ["Ana", "Ben", "Cyd", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo"]
+
+
+def test_a_round_entered_at_a_table_moves_the_open_public_standings(
+    live_server: Any, browser: Browser, django_user_model: Any
+) -> None:
+    director = django_user_model.objects.create_user(username="dora", password="a-long-secret")
+    club = Club.objects.create(name="Riverside Rook Club")
+    Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
+
+    # The director, signed in.
+    desk = browser.new_context().new_page()
+    desk.goto(f"{live_server.url}/accounts/login/")
+    desk.get_by_label("Username").fill("dora")
+    desk.get_by_label("Password").fill("a-long-secret")
+    desk.locator("main form [type=submit]").click()
+    desk.goto(f"{live_server.url}/clubs/{club.pk}/tournaments/new/")
+    desk.locator("#id_name").fill("Friday Rook")
+    desk.locator('input[name="kind"][value="rook"]').check()
+    desk.locator("#id_rook__rounds").fill("3")
+    desk.locator("#tournament-new [type=submit]").click()
+    expect(desk).to_have_url(re.compile(r"/tournaments/\d+/manage/"))
+    tournament = Tournament.objects.get(name="Friday Rook")
+    assert (tournament.kind, tournament.rounds) == ("rook", 3)
+
+    desk.locator("#id_names").fill("\n".join(PLAYERS))
+    desk.get_by_role("button", name="Register").click()
+    expect(desk.locator("main")).to_contain_text("Ivo")
+    assert tournament.registrations.count() == 9
+    desk.get_by_role("button", name="Seat round 1").click()
+    desk.get_by_role("button", name="Publish round 1").click()
+    expect(desk.locator("main")).to_contain_text("Close round 1")
+    rnd = Round.objects.get(tournament=tournament, number=1)
+    assert rnd.state == Round.State.PUBLISHED
+
+    # A third screen shows the public standings, before any result.
+    wall = browser.new_context().new_page()
+    wall.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    standings = wall.locator("#standings")
+    expect(standings.locator("tbody tr")).to_have_count(9)
+
+    # The table card's link, opened without signing in.
+    desk.goto(f"{live_server.url}/tournaments/{tournament.pk}/manage/rounds/1/cards/")
+    link = desk.locator("main a[href*='/t/']").first.get_attribute("href")
+    assert link is not None
+    table = browser.new_context().new_page()
+    table.goto(link)
+    expect(table.get_by_role("link", name="Sign in")).to_be_visible()
+    seats = table.locator("[id^=id_held_]")
+    count = seats.count()
+    table.get_by_label("Nobody: time called").check()
+    names = [table.locator(f"label[for=id_held_{i}]").inner_text() for i in range(count)]
+    for i in range(count):
+        table.locator(f"#id_held_{i}").fill("R10 B14 ROOK" if i == 0 else "R1")
+    table.locator("#submit-hand").click()
+    expect(table.locator("[role=status]")).to_contain_text("Round 1 recorded")
+
+    # The wall's standings change by themselves: the first seat holds 45 points, last place.
+    first = names[0].rstrip(":").removeprefix("Cards ").removesuffix(" held")
+    last_row = standings.locator("tbody tr").last
+    expect(last_row).to_contain_text(first, timeout=15_000)
+    expect(last_row).to_contain_text("45")
+    assert wall.url == f"{live_server.url}/tournaments/{tournament.pk}/"

@@ -1,0 +1,705 @@
+"""Forms of the director's dashboard: creating a tournament, registering players, substitutes.
+
+The forms parse what was typed into the arguments of the tournaments services; the rules
+(table sizes a game allows, rounds, zero for Rook…) are checked once, by the services, and a
+refusal is shown next to the field it concerns (``TournamentError.field``), in words built here
+from the error's stable code so that they can be translated.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, ClassVar
+from zoneinfo import ZoneInfo, available_timezones
+
+from django import forms
+from django.db import transaction
+from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.forms import (
+    DEFAULT_CURRENCY,
+    HOUSE_RULES,
+    option_field,  # the start-a-game page's field for a house rule: the same controls here
+    start_error_text,
+)
+from scoring.services import MAX_NAME_LENGTH, MAX_STAKE_LENGTH
+from tonkrules import RuleError, find_game
+from tonkrules.bluke import HANDS as BLUKE_HANDS
+from tonkrules.rook import ROUNDS as ROOK_ROUNDS
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.models import (
+    DEFAULT_HANDS_PER_ROUND,
+    DEFAULT_SIZES,
+    Club,
+    Player,
+    Registration,
+    Round,
+    TableSeat,
+    Tournament,
+)
+
+GAMES: tuple[str, ...] = tuple(Tournament.Kind.values)
+"""The games a tournament plays, in the order they are offered."""
+
+TABLE_SIZES = (2, 3, 4, 5)
+"""The table sizes offered (the service refuses those the chosen game does not allow)."""
+
+MAX_ROUNDS = 99
+"""The most rounds of a Tonk or Bluke tournament (the service's limit)."""
+
+
+# --- words for the services' refusals ---------------------------------------------------------
+
+ERROR_TEXT: dict[str, Promise] = {
+    "not_director": _("Only the club's directors run its tournaments."),
+    "bad_name": _("Give it a name of 1 to 120 characters."),
+    "bad_stake": _("Type the stake as an amount such as 0.25, and a three-letter currency."),
+    "bad_sizes": _("%(game)s is played by %(min)d to %(max)d players: tick only those sizes."),
+    "bad_prefer": _("The preferred size must be one of the ticked table sizes."),
+    "bad_rounds": _("Type a whole number of rounds from 1 to %(max)d."),
+    "bad_hands_per_round": _("Type a whole number of hands from 1 to %(max)d."),
+    "bad_method": _("Choose one of the seating methods."),
+    "bad_missed_round_score": _("Choose how a missed round scores."),
+    "zero_for_rook": _(
+        "A missed Toonerville Rook round cannot score zero: the lowest total wins, so missing a "
+        "round would be an advantage."
+    ),
+    "bad_basis": _("Choose what the standings add up."),
+    "bad_time_zone": _("Choose a time zone from the list."),
+    "bad_minutes_per_round": _("Type a whole number of minutes from 1 to 1440, or leave it blank."),
+    "bad_seed": _("Type a whole number of at least 0."),
+    "other_club": _("%(name)s is not a player of this club."),
+    "already_registered": _("%(name)s is already registered."),
+    "finished": _("Every round is seated: it is too late to enter."),
+    "round_not_complete": _("Round %(round)s is not complete: close it before seating the next."),
+    "all_seated": _("Every round of this tournament is seated."),
+    "too_few_players": _("Too few active players to fill the smallest table."),
+    "not_seated": _("That player has no seat in this round."),
+    "not_published": _("The round is not published."),
+    "complete": _("The round is complete: it can no longer change."),
+    "results_exist": _(
+        "The round has results: its seating can no longer change. Correct the results instead."
+    ),
+    "already_seated": _("%(name)s already sits in this round."),
+}
+
+
+def error_text(exc: TournamentError, **params: object) -> str:
+    """What people read when a service refuses a request, from the error's stable code and
+    the values its words name (the error's details, then ``params``); the service's own
+    (English) message when the code has no words here or a value is missing."""
+    template = ERROR_TEXT.get(exc.code)
+    if template is None:
+        return exc.message
+    values = {**exc.details, **params}
+    try:
+        return str(template) % values
+    except (KeyError, TypeError, ValueError):
+        return exc.message
+
+
+def _name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name (the scoring tables' rule), or None."""
+    if len(name) > MAX_NAME_LENGTH:
+        return gettext("A name has at most %(max)d characters.") % {"max": MAX_NAME_LENGTH}
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        return gettext("A name cannot hold tabs or other control characters.")
+    return None
+
+
+# --- creating a tournament --------------------------------------------------------------------
+
+
+def _game_choices() -> list[tuple[str, str]]:
+    choices = []
+    for kind, title in Tournament.Kind.choices:
+        engine = find_game(kind)
+        choices.append(
+            (
+                kind,
+                gettext("%(game)s, %(min)d–%(max)d a table")
+                % {"game": title, "min": engine.min_players, "max": engine.max_players},
+            )
+        )
+    return choices
+
+
+def default_time_zone(club: Club) -> str:
+    """The time zone a new tournament of ``club`` starts with: its latest tournament's, else
+    UTC."""
+    latest = club.tournaments.order_by("-created_at", "-id").values_list("time_zone", flat=True)
+    return latest.first() or "UTC"
+
+
+def _time_zone_choices() -> list[tuple[str, str]]:
+    return [(zone, zone.replace("_", " ")) for zone in sorted(available_timezones())]
+
+
+def _sizes_text(sizes: list[int]) -> str:
+    return ", ".join(str(s) for s in sizes)
+
+
+class TournamentForm(forms.Form):
+    """Create a tournament: every option of :func:`tournaments.services.tournament_create`.
+
+    Args:
+        club: the club the tournament belongs to.
+
+    The options that depend on the game (house rules, Tonk stake, rounds, table sizes,
+    preferred size, hands per round) come once per game, each with that game's default, and
+    only the chosen game's are read, so the three games' options sit on one page (a script
+    shows the chosen game's only).
+    """
+
+    kind = forms.ChoiceField(label=_("Game"), widget=forms.RadioSelect, initial=GAMES[1])
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=120,
+        help_text=_("Shown on the standings and the table cards, such as “Spring Rook night”."),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    method = forms.ChoiceField(
+        label=_("Seating method"),
+        choices=Tournament.Method.choices,
+        initial=Tournament.Method.BALANCED,
+        widget=forms.RadioSelect,
+        help_text=_("How each round's tables are chosen."),
+    )
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        help_text=_("Round times and the clock are shown in this zone."),
+    )
+    starts_at = forms.DateTimeField(
+        label=_("Start time"),
+        required=False,
+        help_text=_("Optional: when round 1 starts, in the time zone above; shown to players."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    minutes_per_round = forms.IntegerField(
+        label=_("Minutes per round"),
+        required=False,
+        min_value=1,
+        max_value=24 * 60,
+        help_text=_(
+            "Optional: the round clock starts when a round is published; at the deadline time "
+            "is called and each table finishes the hand in progress."
+        ),
+        widget=forms.NumberInput(attrs={"class": "short", "inputmode": "numeric"}),
+    )
+    missed_round_score = forms.ChoiceField(
+        label=_("A missed round scores"),
+        choices=Tournament.Missed.choices,
+        initial=Tournament.Missed.AVERAGE,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "For a sit-out, a late entry, an absence or a table not played. Zero is refused for "
+            "Toonerville Rook, where the lowest total wins."
+        ),
+    )
+    basis = forms.ChoiceField(
+        label=_("Standings add up"),
+        choices=Tournament.Basis.choices,
+        initial=Tournament.Basis.TOTAL,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "Total score: points (Tonk: stake units) added up. Placement: at each table a player "
+            "earns (players − place) ÷ (players − 1), so tables of different sizes compare "
+            "fairly."
+        ),
+    )
+    seed = forms.IntegerField(
+        label=_("Seating seed"),
+        initial=0,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text=_(
+            "The seating's random seed: the same seed and players give the same tables; change "
+            "it for a different draw."
+        ),
+        widget=forms.NumberInput(attrs={"class": "short", "inputmode": "numeric"}),
+    )
+    stake = forms.CharField(
+        label=_("Stake"),
+        required=False,
+        max_length=MAX_STAKE_LENGTH,
+        help_text=_("Optional: the money value of one stake unit, such as 0.25."),
+        widget=forms.TextInput(
+            attrs={
+                "inputmode": "decimal",
+                "autocomplete": "off",
+                "placeholder": "0.25",
+                "class": "short",
+            }
+        ),
+    )
+    currency = forms.CharField(
+        label=_("Currency"),
+        required=False,
+        max_length=3,
+        help_text=_("Optional: a three-letter code; USD when a stake is given."),
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "placeholder": DEFAULT_CURRENCY,
+                "class": "short",
+            }
+        ),
+    )
+    idempotency_key = forms.CharField(
+        widget=forms.HiddenInput, required=False, max_length=64, strip=True
+    )
+
+    #: The per-game options of the service, by the service's field name.
+    GAME_FIELDS: ClassVar[tuple[str, ...]] = ("rounds", "sizes", "prefer", "hands_per_round")
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.fields["kind"].choices = _game_choices()
+        self.fields["time_zone"].choices = _time_zone_choices()
+        self.fields["time_zone"].initial = default_time_zone(club)
+        for game in GAMES:
+            self._add_game_fields(game)
+            for rule in HOUSE_RULES[game]:
+                self.fields[rule.field_name] = option_field(game, rule)
+        if not self.is_bound:
+            self.initial.setdefault("idempotency_key", uuid.uuid4().hex)
+
+    def _add_game_fields(self, game: str) -> None:
+        """Rounds, table sizes, preferred size and hands per round of one game, with that
+        game's defaults as initial values."""
+        sizes, prefer = DEFAULT_SIZES[game]
+        if game == "rook":
+            rounds = forms.IntegerField(
+                label=_("Rounds"),
+                required=False,
+                min_value=1,
+                max_value=ROOK_ROUNDS,
+                initial=ROOK_ROUNDS,
+            )
+        else:
+            rounds = forms.IntegerField(
+                label=_("Rounds"), required=False, min_value=1, max_value=MAX_ROUNDS
+            )
+        rounds.widget.attrs.update({"class": "short", "inputmode": "numeric"})
+        self.fields[f"{game}__rounds"] = rounds
+        self.fields[f"{game}__sizes"] = forms.TypedMultipleChoiceField(
+            label=_("Table sizes"),
+            choices=[(s, str(s)) for s in TABLE_SIZES],
+            coerce=int,
+            required=False,
+            initial=sizes,
+            widget=forms.CheckboxSelectMultiple,
+        )
+        self.fields[f"{game}__prefer"] = forms.TypedChoiceField(
+            label=_("Preferred table size"),
+            choices=[(s, str(s)) for s in TABLE_SIZES],
+            coerce=int,
+            required=False,
+            initial=prefer,
+        )
+        if game != "rook":
+            top = BLUKE_HANDS if game == "bluke" else MAX_ROUNDS
+            hands = forms.IntegerField(
+                label=_("Hands per round"),
+                required=False,
+                min_value=1,
+                max_value=top,
+                initial=DEFAULT_HANDS_PER_ROUND[game],
+            )
+            hands.widget.attrs.update({"class": "short", "inputmode": "numeric"})
+            self.fields[f"{game}__hands_per_round"] = hands
+
+    # --- what the template shows -------------------------------------------------------------
+
+    def game_groups(self) -> Iterator[dict[str, Any]]:
+        """Per game: its name, title, the options that depend on it (each with the line that
+        explains it and its default), and its house rules."""
+        for kind, title in Tournament.Kind.choices:
+            sizes, prefer = DEFAULT_SIZES[kind]
+            engine = find_game(kind)
+            if kind == "rook":
+                rounds_help = gettext(
+                    "Round r plays contract r, so at most %(max)d rounds. Default: %(max)d."
+                ) % {"max": ROOK_ROUNDS}
+                hands_help = gettext(
+                    "Each round is one contract round, dealt afresh at every table."
+                )
+            elif kind == "bluke":
+                rounds_help = gettext("Required: how many rounds, 1 to %(max)d.") % {
+                    "max": MAX_ROUNDS
+                }
+                hands_help = gettext(
+                    "A whole game is %(hands)d hands. With fewer, each round continues where the "
+                    "last stopped (hands 1–5, 6–10, …), starting again after %(hands)d. "
+                    "Default: %(default)d."
+                ) % {"hands": BLUKE_HANDS, "default": DEFAULT_HANDS_PER_ROUND[kind]}
+            else:
+                rounds_help = gettext("Required: how many rounds, 1 to %(max)d.") % {
+                    "max": MAX_ROUNDS
+                }
+                hands_help = gettext(
+                    "Each round is a fresh sitting of this many hands. Default: %(default)d."
+                ) % {"default": DEFAULT_HANDS_PER_ROUND[kind]}
+            options = [
+                {"field": self[f"{kind}__rounds"], "help": rounds_help},
+                {
+                    "field": self[f"{kind}__sizes"],
+                    "help": gettext(
+                        "The players a table may seat (%(game)s: %(min)d to %(max)d). "
+                        "Default: %(sizes)s."
+                    )
+                    % {
+                        "game": title,
+                        "min": engine.min_players,
+                        "max": engine.max_players,
+                        "sizes": _sizes_text(sizes),
+                    },
+                },
+                {
+                    "field": self[f"{kind}__prefer"],
+                    "help": gettext(
+                        "Seating makes as many tables of this size as it can. Default: %(prefer)d."
+                    )
+                    % {"prefer": prefer},
+                },
+            ]
+            hands_field = self[f"{kind}__hands_per_round"] if kind != "rook" else None
+            yield {
+                "game": kind,
+                "title": title,
+                "options": options,
+                "hands": {"field": hands_field, "help": hands_help},
+                "rules": [
+                    {"rule": rule, "field": self[rule.field_name]} for rule in HOUSE_RULES[kind]
+                ],
+            }
+
+    # --- reading the form --------------------------------------------------------------------
+
+    def _other_fields(self, kind: str | None) -> list[str]:
+        """The fields of the games not chosen, and the stake unless Tonk: not read."""
+        names = [r.field_name for game in GAMES if game != kind for r in HOUSE_RULES[game]]
+        names += [
+            f"{game}__{name}"
+            for game in GAMES
+            if game != kind
+            for name in self.GAME_FIELDS
+            if f"{game}__{name}" in self.fields
+        ]
+        if kind != "tonk":
+            names += ["stake", "currency"]
+        return names
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        kind = cleaned.get("kind")
+        for name in self._other_fields(kind):
+            self._errors.pop(name, None)
+            cleaned.pop(name, None)
+        starts_at = cleaned.get("starts_at")
+        zone = cleaned.get("time_zone")
+        if isinstance(starts_at, datetime) and zone:
+            # Typed as a wall-clock time in the tournament's zone, not the server's.
+            naive = timezone.make_naive(starts_at, timezone.get_current_timezone())
+            cleaned["starts_at"] = timezone.make_aware(naive, ZoneInfo(zone))
+        return cleaned
+
+    def options(self) -> dict[str, object]:
+        """The chosen game's house rules that differ from their defaults, as JSON."""
+        kind = self.cleaned_data["kind"]
+        chosen: dict[str, object] = {}
+        for rule in HOUSE_RULES[kind]:
+            value = self.cleaned_data.get(rule.field_name)
+            if value in (None, "") and not isinstance(rule.default, bool):
+                continue  # left blank: the default
+            if value != rule.default:
+                chosen[rule.key] = value
+        return chosen
+
+    def create_arguments(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`tournaments.services.tournament_create` (all but the
+        club and the user). Blank per-game values are left out: the service's defaults."""
+        data = self.cleaned_data
+        kind = data["kind"]
+        arguments: dict[str, Any] = {
+            "kind": kind,
+            "name": data["name"],
+            "options": self.options(),
+            "method": data["method"],
+            "time_zone": data["time_zone"],
+            "starts_at": data.get("starts_at"),
+            "minutes_per_round": data.get("minutes_per_round"),
+            "missed_round_score": data["missed_round_score"],
+            "basis": data["basis"],
+            "seed": data["seed"] if data.get("seed") is not None else 0,
+            "idempotency_key": data.get("idempotency_key") or None,
+        }
+        for name in self.GAME_FIELDS:
+            value = data.get(f"{kind}__{name}")
+            if value not in (None, "", []):
+                arguments[name] = value
+        if kind == "tonk":
+            stake = (data.get("stake") or "").replace(",", ".") or None
+            currency = (data.get("currency") or "").upper() or None
+            if stake is not None and currency is None:
+                currency = DEFAULT_CURRENCY
+            if stake is not None or currency is not None:
+                arguments["stake"] = stake
+                arguments["currency"] = currency
+        return arguments
+
+    # --- refusals ----------------------------------------------------------------------------
+
+    def add_service_error(self, exc: TournamentError) -> None:
+        """Show why the service refused to create the tournament, next to the field concerned."""
+        kind = self.cleaned_data.get("kind", "")
+        field = self._field_of(exc, kind)
+        cause = exc.__cause__
+        if exc.code in ("bad_options", "bad_stake") and isinstance(cause, RuleError):
+            text = start_error_text(cause, kind)
+        else:
+            params: dict[str, object] = {"max": self._top(exc.code, kind)}
+            if kind in GAMES:
+                engine = find_game(kind)
+                params["game"] = Tournament.Kind(kind).label
+                params["min"] = engine.min_players
+                if exc.code == "bad_sizes":
+                    params["max"] = engine.max_players
+            text = error_text(exc, **params)
+        self.add_error(field, text)
+
+    @staticmethod
+    def _top(code: str, kind: str) -> int:
+        if code == "bad_rounds":
+            return ROOK_ROUNDS if kind == "rook" else MAX_ROUNDS
+        if code == "bad_hands_per_round":
+            return BLUKE_HANDS if kind == "bluke" else MAX_ROUNDS
+        return MAX_ROUNDS
+
+    def _field_of(self, exc: TournamentError, kind: str) -> str | None:
+        field = exc.field
+        if exc.code == "bad_name":
+            return "name"
+        if field in self.GAME_FIELDS:
+            name = f"{kind}__{field}"
+            return name if name in self.fields else None
+        if field == "options":
+            cause = exc.__cause__
+            key = cause.params.get("key") if isinstance(cause, RuleError) else None
+            name = f"{kind}__{key}"
+            return name if key and name in self.fields else None
+        if field in ("stake", "currency") and kind == "tonk":
+            cause = exc.__cause__
+            if isinstance(cause, RuleError) and cause.detail == "currency":
+                return "currency"
+            return "stake"
+        if field in self.fields:
+            return field
+        return None
+
+
+# --- registering players ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Registered:
+    """What a registration request did: the players registered now, and those already in."""
+
+    added: list[Registration]
+    already: list[str]
+
+
+class RegisterForm(forms.Form):
+    """Register players: club players picked by checkbox, and names typed or pasted one a line
+    (a club player's name, letter case aside, registers that player; any other name adds a
+    new player to the club). Between rounds these are late entries.
+
+    Args:
+        tournament: the tournament to register them in.
+    """
+
+    players = forms.ModelMultipleChoiceField(
+        label=_("Club players"),
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    names = forms.CharField(
+        label=_("Add by name"),
+        required=False,
+        max_length=20_000,
+        help_text=_(
+            "One name a line: type a newcomer's name, or paste a whole list. A club player's "
+            "name registers that player; any other name adds a new player to the club."
+        ),
+        widget=forms.Textarea(attrs={"rows": 3, "autocomplete": "off", "autocapitalize": "words"}),
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        self.fields["players"].queryset = (
+            Player.objects.filter(club_id=tournament.club_id)
+            .exclude(registrations__tournament=tournament)
+            .order_by("name", "id")
+        )
+
+    def clean_names(self) -> list[str]:
+        """The typed names, one a line, stripped, blank lines and repeats dropped."""
+        names: list[str] = []
+        seen: set[str] = set()
+        problems: list[str] = []
+        for line in (self.cleaned_data.get("names") or "").splitlines():
+            name = " ".join(line.split())
+            if not name or name.casefold() in seen:
+                continue
+            problem = _name_problem(name)
+            if problem:
+                problems.append(f"{name[:40]}: {problem}")
+                continue
+            seen.add(name.casefold())
+            names.append(name)
+        if problems:
+            raise forms.ValidationError(problems)
+        return names
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if not self.errors and not cleaned.get("players") and not cleaned.get("names"):
+            raise forms.ValidationError(gettext("Tick a club player or type a name to register."))
+        return cleaned
+
+    @transaction.atomic
+    def save(self) -> Registered:
+        """Create the players the names are new for, and register everyone (one transaction:
+        a refusal other than "already registered" registers nobody and creates nobody).
+
+        Raises:
+            TournamentError: from :func:`tournaments.services.registration_add`.
+        """
+        club_players = {
+            p.name.casefold(): p for p in Player.objects.filter(club_id=self.tournament.club_id)
+        }
+        players: list[Player] = list(self.cleaned_data.get("players") or [])
+        chosen = {p.pk for p in players}
+        for name in self.cleaned_data.get("names") or []:
+            player = club_players.get(name.casefold())
+            if player is None:
+                player, _created = Player.objects.get_or_create(
+                    club_id=self.tournament.club_id, name=name
+                )
+                club_players[name.casefold()] = player
+            if player.pk not in chosen:
+                chosen.add(player.pk)
+                players.append(player)
+        added: list[Registration] = []
+        already: list[str] = []
+        for player in players:
+            try:
+                added.append(services.registration_add(tournament=self.tournament, player=player))
+            except TournamentError as exc:
+                if exc.code != "already_registered":
+                    raise
+                already.append(player.name)
+        return Registered(added=added, already=already)
+
+
+def registered_text(result: Registered) -> list[str]:
+    """The messages saying what a registration did."""
+    texts = []
+    if result.added:
+        names = ", ".join(r.player.name for r in result.added)
+        count = len(result.added)
+        late = [r for r in result.added if r.from_round > 1]
+        if late:
+            texts.append(
+                ngettext(
+                    "Registered %(names)s, from round %(round)d (a late entry).",
+                    "Registered %(count)d players, from round %(round)d (late entries): %(names)s.",
+                    count,
+                )
+                % {"names": names, "count": count, "round": late[0].from_round}
+            )
+        else:
+            texts.append(
+                ngettext(
+                    "Registered %(names)s.",
+                    "Registered %(count)d players: %(names)s.",
+                    count,
+                )
+                % {"names": names, "count": count}
+            )
+    if result.already:
+        texts.append(
+            gettext("Already registered: %(names)s.") % {"names": ", ".join(result.already)}
+        )
+    return texts
+
+
+# --- substitutes ------------------------------------------------------------------------------
+
+
+def _seat_label(seat: TableSeat) -> str:
+    """A seated player as the substitute form offers them: name, table, any substitute."""
+    values = {"name": seat.registration.player.name, "table": seat.table.number}
+    if seat.substitute:
+        values["substitute"] = seat.substitute
+        return gettext("%(name)s, table %(table)d (played by %(substitute)s)") % values
+    return gettext("%(name)s, table %(table)d") % values
+
+
+class SubstituteForm(forms.Form):
+    """A substitute plays a seated player's seat in a round: which seat, and who plays it.
+
+    Args:
+        round: the round.
+    """
+
+    registration = forms.TypedChoiceField(label=_("Seated player"), coerce=int)
+    substitute = forms.CharField(
+        label=_("Substitute's name"),
+        max_length=MAX_NAME_LENGTH,
+        help_text=_(
+            "Their hands are recorded under this name; the seated player misses the round."
+        ),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+    )
+
+    def __init__(self, *args: Any, round: Round, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.round = round
+        seats = (
+            TableSeat.objects.filter(round=round)
+            .select_related("registration__player", "table")
+            .order_by("registration__player__name", "id")
+        )
+        self.seats = {seat.registration_id: seat for seat in seats}
+        self.fields["registration"].choices = [
+            (
+                seat.registration_id,
+                gettext("%(name)s, table %(table)d")
+                % {"name": seat.registration.player.name, "table": seat.table.number}
+                + (f" ({seat.substitute})" if seat.substitute else ""),
+            )
+            for seat in self.seats.values()
+        ]
+
+    def clean_substitute(self) -> str:
+        name = " ".join((self.cleaned_data.get("substitute") or "").split())
+        problem = _name_problem(name)
+        if problem:
+            raise forms.ValidationError(problem)
+        return name
+
+    def registration_object(self) -> Registration:
+        return self.seats[self.cleaned_data["registration"]].registration

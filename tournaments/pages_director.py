@@ -1,0 +1,502 @@
+"""The director's dashboard: a club's tournaments, creating one, and running it on the night
+(registrations, late entries and withdrawals; seating, publishing, closing and regenerating
+rounds; substitutes; the live grid of a round's tables with its clock; printable table cards).
+
+Every page and action is for signed-in directors of the tournament's club only
+(:func:`director_required`): anyone else signed in gets 404, so that other clubs'
+tournaments cannot be discovered, and an anonymous request goes to sign-in. Views are thin:
+they parse, call one service, and answer 303 back to the dashboard (htmx requests: an
+``HX-Redirect``); a refusal of the service becomes a message, never a 500.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django_htmx.http import HttpResponseClientRedirect
+
+from scoring.entry import contract_text
+from tonkrules import find_game
+from tonkrules.bluke import HANDS as BLUKE_HANDS
+from tonkrules.bluke import cards_dealt
+from tonkrules.rook import CONTRACTS
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.forms import (
+    RegisterForm,
+    SubstituteForm,
+    TournamentForm,
+    error_text,
+    registered_text,
+)
+from tournaments.models import Club, Registration, Round, Table, Tournament
+
+#: How often the live grid asks for news while a round is being seated or played (seconds).
+GRID_POLL_SECONDS = 5
+
+View = Callable[..., HttpResponse]
+
+
+# --- access -----------------------------------------------------------------------------------
+
+
+def director_required(*methods: str) -> Callable[[View], View]:
+    """Let only signed-in directors of the club in, then only the given HTTP ``methods``.
+
+    The view receives ``club`` (from ``club_id``) or ``tournament`` (from ``tournament_id``,
+    with its club) in place of the id. Order matters: an anonymous request goes to sign-in and
+    anyone else not directing the club gets 404 before the method is looked at, so that a
+    wrong method tells a stranger nothing either.
+    """
+
+    def decorate(view: View) -> View:
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if "tournament_id" in kwargs:
+                tournament = get_object_or_404(
+                    Tournament.objects.select_related("club"), pk=kwargs.pop("tournament_id")
+                )
+                club = tournament.club
+                kwargs["tournament"] = tournament
+            else:
+                club = get_object_or_404(Club, pk=kwargs.pop("club_id"))
+                kwargs["club"] = club
+            if not services.is_director(request.user, club):
+                raise Http404
+            if request.method not in methods:
+                return HttpResponseNotAllowed(methods)
+            return view(request, **kwargs)
+
+        wrapper.director_required = True  # type: ignore[attr-defined]
+        return wrapper
+
+    return decorate
+
+
+def _dashboard_url(tournament: Tournament, number: int | None = None) -> str:
+    url = reverse("tournaments:manage", args=[tournament.pk])
+    return f"{url}?round={number}" if number else url
+
+
+def _back(request: HttpRequest, tournament: Tournament, number: int | None = None) -> HttpResponse:
+    """After an action: back to the dashboard (303; htmx: a client-side redirect)."""
+    url = _dashboard_url(tournament, number)
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url, status=303)
+
+
+def _refused(request: HttpRequest, exc: TournamentError, **params: object) -> None:
+    messages.error(request, error_text(exc, **params))
+
+
+def _round(tournament: Tournament, number: int) -> Round:
+    return get_object_or_404(Round, tournament=tournament, number=number)
+
+
+# --- reading a round for the pages --------------------------------------------------------------
+
+
+@dataclass
+class SeatView:
+    """A seat as the grid and the cards show it."""
+
+    name: str
+    registered: str
+    substitute: str
+    first_dealer: bool
+
+
+@dataclass
+class TableView:
+    """A table of a round: its players in seat order, its state, its progress and its link."""
+
+    table: Table
+    seats: list[SeatView]
+    hands: int
+    limit: int | None
+    url: str
+    link: str = ""
+    qr: str = ""
+    play: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def first_dealer(self) -> str:
+        return self.seats[0].name if self.seats else ""
+
+
+def _tables(rnd: Round, request: HttpRequest | None = None) -> list[TableView]:
+    """The round's tables (three queries); with ``request``, each table's absolute link."""
+    out = []
+    tables = rnd.tables.select_related("game").prefetch_related("seats__registration__player")
+    for table in tables.order_by("number"):
+        seats = [
+            SeatView(
+                name=seat.substitute or seat.registration.player.name,
+                registered=seat.registration.player.name,
+                substitute=seat.substitute,
+                first_dealer=i == 0,
+            )
+            for i, seat in enumerate(table.seats.all())
+        ]
+        url = reverse("scoring:table", kwargs={"key": table.game.table_key})
+        out.append(
+            TableView(
+                table=table,
+                seats=seats,
+                hands=table.game.current_hands,
+                limit=table.game.hand_limit,
+                url=url,
+                link=request.build_absolute_uri(url) if request is not None else "",
+            )
+        )
+    return out
+
+
+def _clock(rnd: Round, tournament: Tournament, now: datetime | None = None) -> dict[str, Any]:
+    """The round clock in the tournament's time zone: the deadline, the time left, whether
+    time is called."""
+    if rnd.deadline is None:
+        return {}
+    now = now or timezone.now()
+    zone = ZoneInfo(tournament.time_zone)
+    deadline = timezone.localtime(rnd.deadline, zone)
+    called = rnd.time_called_at is not None or rnd.deadline <= now
+    minutes = max(0, math.ceil((rnd.deadline - now).total_seconds() / 60))
+    return {
+        "deadline": formats.time_format(deadline, "TIME_FORMAT"),
+        "deadline_date": formats.date_format(deadline, "SHORT_DATE_FORMAT"),
+        "deadline_iso": deadline.isoformat(),
+        "zone": tournament.time_zone,
+        "called": called,
+        "left": ngettext("%(n)d minute left", "%(n)d minutes left", minutes) % {"n": minutes},
+    }
+
+
+def _local(value: datetime | None, tournament: Tournament) -> str:
+    if value is None:
+        return ""
+    local = timezone.localtime(value, ZoneInfo(tournament.time_zone))
+    return formats.date_format(local, "DATETIME_FORMAT")
+
+
+def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
+    """What the round panel (``_grid.html``) shows: the round, its clock, its tables and
+    sit-outs, which actions apply, and whether it polls."""
+    last = tournament.round_set.order_by("-number").first()
+    next_number = None
+    if (last is None or last.state == Round.State.COMPLETE) and (
+        last is None or last.number < tournament.rounds
+    ):
+        next_number = last.number + 1 if last is not None else 1
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "round": rnd,
+        "latest": rnd is not None and last is not None and rnd.pk == last.pk,
+        "next_number": next_number if rnd is None or (last and rnd.pk == last.pk) else None,
+        "tables": [],
+        "sit_outs": [],
+        "clock": {},
+        "poll": False,
+    }
+    if rnd is None:
+        return context
+    seated = rnd.state != Round.State.PLANNED
+    context |= {
+        "tables": _tables(rnd) if seated else [],
+        "sit_outs": [
+            s.registration.player.name
+            for s in rnd.sit_outs.select_related("registration__player").order_by(
+                "registration__player__name"
+            )
+        ]
+        if seated
+        else [],
+        "clock": _clock(rnd, tournament),
+        "poll": rnd.state != Round.State.COMPLETE,
+        "can_publish": rnd.state == Round.State.SEATED,
+        "can_close": rnd.state in (Round.State.PUBLISHED, Round.State.PLAYING),
+        "can_regenerate": rnd.superseded
+        and rnd.state in (Round.State.SEATED, Round.State.PUBLISHED, Round.State.PLAYING),
+        "poll_seconds": GRID_POLL_SECONDS,
+    }
+    return context
+
+
+# --- the club's tournaments ---------------------------------------------------------------------
+
+
+@director_required("GET")
+def club_tournaments(request: HttpRequest, club: Club) -> HttpResponse:
+    """The club's tournaments, newest first, with where each stands."""
+    tournaments = club.tournaments.order_by("-created_at", "-id")
+    return render(
+        request, "tournaments/club.html", {"club": club, "tournaments": tournaments[:200]}
+    )
+
+
+@director_required("GET", "POST")
+def tournament_new(request: HttpRequest, club: Club) -> HttpResponse:
+    """Create a tournament; on success, 303 to its dashboard. A resubmitted form (the same
+    idempotency key) goes to the tournament the first submission created."""
+    status = 200
+    if request.method == "POST":
+        form = TournamentForm(request.POST, club=club)
+        if form.is_valid():
+            try:
+                tournament, _created = services.tournament_create(
+                    club=club, created_by=request.user, **form.create_arguments()
+                )
+            except TournamentError as exc:
+                form.add_service_error(exc)
+            else:
+                return _back(request, tournament)
+        status = 422
+    else:
+        form = TournamentForm(club=club)
+    return render(request, "tournaments/new.html", {"club": club, "form": form}, status=status)
+
+
+# --- the dashboard -------------------------------------------------------------------------------
+
+
+@director_required("GET")
+def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The dashboard: the rounds (the chosen one's live grid and clock, its actions and
+    substitutes) and the players (register, late entries, withdraw)."""
+    rounds = list(tournament.round_set.order_by("number"))
+    rnd = rounds[-1] if rounds else None
+    wanted = request.GET.get("round", "")
+    if wanted.isdigit():
+        rnd = next((r for r in rounds if r.number == int(wanted)), rnd)
+    registrations = list(
+        tournament.registrations.select_related("player").order_by("player__name", "id")
+    )
+    context = _round_context(tournament, rnd) | {
+        "rounds": rounds,
+        "registrations": registrations,
+        "active": sum(1 for r in registrations if not r.withdrawn),
+        "register_form": RegisterForm(tournament=tournament),
+        "substitute_form": SubstituteForm(round=rnd)
+        if rnd is not None
+        and rnd.state in (Round.State.SEATED, Round.State.PUBLISHED, Round.State.PLAYING)
+        else None,
+        "starts_at": _local(tournament.starts_at, tournament),
+        "next_entry": services.entry_round(tournament),
+    }
+    return render(request, "tournaments/manage.html", context)
+
+
+@director_required("GET")
+def round_grid(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """The round panel alone (the dashboard polls it): state, clock, actions and tables."""
+    rnd = _round(tournament, number)
+    return render(request, "tournaments/_grid.html", _round_context(tournament, rnd))
+
+
+@director_required("POST")
+def register(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Register club players and names (new names become club players); between rounds,
+    late entries."""
+    form = RegisterForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return _back(request, tournament)
+    try:
+        result = form.save()
+    except TournamentError as exc:
+        _refused(request, exc)
+    else:
+        for text in registered_text(result):
+            messages.success(request, text)
+    return _back(request, tournament)
+
+
+@director_required("POST")
+def withdraw(request: HttpRequest, tournament: Tournament, registration_id: int) -> HttpResponse:
+    """Withdraw a player: their results stay; they are never seated again."""
+    registration = get_object_or_404(
+        Registration.objects.select_related("player"), tournament=tournament, pk=registration_id
+    )
+    services.registration_withdraw(registration=registration)
+    messages.success(request, _("%(name)s is withdrawn.") % {"name": registration.player.name})
+    return _back(request, tournament)
+
+
+@director_required("POST")
+def seat(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Seat the next round (the seating runs as a task: at once in the embedded mode; the
+    grid shows "seating…" meanwhile). Asking twice gives the same round."""
+    try:
+        rnd, _created = services.round_seat(tournament=tournament)
+    except TournamentError as exc:
+        _refused(request, exc)
+        return _back(request, tournament)
+    return _back(request, tournament, rnd.number)
+
+
+def _round_action(
+    request: HttpRequest,
+    tournament: Tournament,
+    number: int,
+    act: Callable[[Round], Round],
+    done: str,
+) -> HttpResponse:
+    rnd = _round(tournament, number)
+    try:
+        act(rnd)
+    except TournamentError as exc:
+        _refused(request, exc, round=number)
+    else:
+        messages.success(request, done % {"round": number})
+    return _back(request, tournament, number)
+
+
+@director_required("POST")
+def publish(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """Publish a seated round: its tables open and its clock starts."""
+    return _round_action(
+        request,
+        tournament,
+        number,
+        lambda rnd: services.round_publish(round=rnd),
+        _("Round %(round)d is published: the tables may play."),
+    )
+
+
+@director_required("POST")
+def close(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """Close a round: tables that entered no hand are not played."""
+    return _round_action(
+        request,
+        tournament,
+        number,
+        lambda rnd: services.round_close(round=rnd),
+        _("Round %(round)d is closed."),
+    )
+
+
+@director_required("POST")
+def regenerate(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """Seat a round again on the current standings, while none of its results exist."""
+    return _round_action(
+        request,
+        tournament,
+        number,
+        lambda rnd: services.round_regenerate(round=rnd),
+        _("Round %(round)d is being seated again on the current standings."),
+    )
+
+
+@director_required("POST")
+def substitute(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """A substitute plays a seated player's seat in this round."""
+    rnd = _round(tournament, number)
+    form = SubstituteForm(request.POST, round=rnd)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return _back(request, tournament, number)
+    registration = form.registration_object()
+    name = form.cleaned_data["substitute"]
+    try:
+        services.substitute_set(round=rnd, registration=registration, substitute=name)
+    except TournamentError as exc:
+        _refused(request, exc, name=name)
+    else:
+        messages.success(
+            request,
+            _("%(substitute)s plays for %(name)s in round %(round)d.")
+            % {"substitute": name, "name": registration.player.name, "round": number},
+        )
+    return _back(request, tournament, number)
+
+
+# --- table cards -------------------------------------------------------------------------------
+
+
+def _bluke_hands(start: int, count: int) -> list[int]:
+    """The hand numbers a Bluke table plays: ``count`` from ``start``, hand 1 again after 25."""
+    return [(start - 1 + i) % BLUKE_HANDS + 1 for i in range(count)]
+
+
+def _spans(numbers: list[int]) -> str:
+    """Consecutive numbers as spans: ``[21, …, 25, 1, 2]`` → ``"21–25, 1–2"``."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][-1] + 1:
+            spans[-1].append(n)
+        else:
+            spans.append([n])
+    return ", ".join(f"{s[0]}–{s[-1]}" if len(s) > 1 else str(s[0]) for s in spans)
+
+
+def _what_to_play(tournament: Tournament, rnd: Round, view: TableView) -> dict[str, Any]:
+    """What a table plays this round (issue 6, "What a round is")."""
+    players = len(view.seats)
+    if tournament.kind == "rook":
+        contract = CONTRACTS[rnd.number]
+        options = find_game("rook").options(tournament.options or None)
+        return {
+            "contract": contract_text(contract),
+            "cards": contract.cards_dealt,
+            "decks": options.deck(players).decks,
+            "no_discard": not contract.discard_allowed,
+        }
+    if tournament.kind == "bluke":
+        start = view.table.game.sequence_from or 1
+        hands = _bluke_hands(start, tournament.hands_per_round)
+        return {
+            "hands": _spans(hands),
+            "count": len(hands),
+            "cards": ", ".join(str(cards_dealt(h)) for h in hands),
+        }
+    return {
+        "count": tournament.hands_per_round,
+        "stake": tournament.stake,
+        "currency": tournament.currency,
+    }
+
+
+@director_required("GET")
+def table_cards(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """A printable page of round ``number``'s table cards: one card per table with its
+    players in seat order, the first dealer, what to play, and a QR code of its table page."""
+    rnd = _round(tournament, number)
+    tables = _tables(rnd, request) if rnd.state != Round.State.PLANNED else []
+    for view in tables:
+        view.qr = segno.make(view.link, error="m").svg_inline(scale=3)
+        view.play = _what_to_play(tournament, rnd, view)
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "tables": tables,
+        "clock": _clock(rnd, tournament),
+    }
+    return render(request, "tournaments/cards.html", context)
