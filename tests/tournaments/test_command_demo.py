@@ -7,6 +7,7 @@ from django.core.management import CommandError, call_command
 
 from scoring import selectors
 from scoring.models import Game, Hand, ScoreLine, Seat
+from tournaments.demo import DEMO_ENTRANTS
 from tournaments.models import Club
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +30,8 @@ def test_demo_creates_superuser_once_and_is_idempotent(settings, capsys) -> None
     assert "created" in out and "already there" in out
     club = Club.objects.get(name="Demo Card Club")
     assert club.memberships.get(user=second).role == "director"
-    assert list(club.players.values_list("name", flat=True)) == ["Ana", "Ben", "Cyd", "Dee"]
+    # The four of the demo games, and the nine of the demo tournament.
+    assert list(club.players.values_list("name", flat=True)) == sorted(DEMO_ENTRANTS)
 
 
 def test_demo_refuses_when_debug_is_off(settings) -> None:
@@ -86,11 +88,19 @@ def test_demo_run_twice_creates_nothing_the_second_time(settings, capsys) -> Non
     call_command("demo")
     first_out = capsys.readouterr().out
     counts = {model.__name__: model.objects.count() for model in (Game, Seat, Hand, ScoreLine)}
+    casual = Game.objects.filter(tournament_table__isnull=True)
+    casual_counts = {
+        "Game": casual.count(),
+        "Seat": Seat.objects.filter(game__in=casual).count(),
+        "Hand": Hand.objects.filter(game__in=casual).count(),
+        "ScoreLine": ScoreLine.objects.filter(game__in=casual).count(),
+    }
 
     call_command("demo")
 
     second_out = capsys.readouterr().out
-    assert counts == {"Game": 3, "Seat": 10, "Hand": 8, "ScoreLine": 26}
+    # The three casual games; the rest are the demo tournament's tables.
+    assert casual_counts == {"Game": 3, "Seat": 10, "Hand": 8, "ScoreLine": 26}
     assert {m.__name__: m.objects.count() for m in (Game, Seat, Hand, ScoreLine)} == counts
     links = [line.split(": ")[-1] for line in first_out.splitlines() if "/t/" in line]
     assert len(links) == 3

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
+from tournaments.demo import demo_tournament_ensure
 from tournaments.services import demo_club_ensure, demo_games_ensure, demo_superuser_ensure
 
 DEMO_USERNAME = "demo"
@@ -12,8 +13,8 @@ DEMO_PASSWORD = "demo"  # a throwaway login for a developer's own machine, never
 
 class Command(BaseCommand):
     help = (
-        "Local demo: superuser demo/demo, the demo club and one game of each kind in progress "
-        "(DEBUG only). Safe to run again."
+        "Local demo: superuser demo/demo, the demo club, one game of each kind in progress and "
+        "a tournament half-way through (DEBUG only). Safe to run again."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -22,6 +23,7 @@ class Command(BaseCommand):
         user, changed = demo_superuser_ensure(username=DEMO_USERNAME, password=DEMO_PASSWORD)
         club, _created = demo_club_ensure(director=user)
         games = demo_games_ensure(club=club, user=user)
+        tournament = demo_tournament_ensure(club=club, director=user)
         state = "created" if changed else "already there"
         self.stdout.write(
             self.style.SUCCESS(
@@ -43,3 +45,9 @@ class Command(BaseCommand):
                 f"  {game.get_kind_display()} ({names}; {game.current_hands} {counted}, "
                 f"{state}): {link}"
             )
+        self.stdout.write(
+            f"Demo tournament: {tournament.name!r}, round {tournament.rounds_complete + 1} of "
+            f"{tournament.rounds} under way. Its director is {DEMO_USERNAME!r} (the login above): "
+            f"dashboard {reverse('tournaments:manage', args=[tournament.pk])}, public standings "
+            f"{reverse('tournaments:standings', args=[tournament.pk])}"
+        )
