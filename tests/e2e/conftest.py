@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,3 +77,19 @@ def _close_connections_after_each_request() -> None:
     from django.db import connections
 
     connections.settings["default"]["CONN_MAX_AGE"] = 0
+
+
+@pytest.fixture
+def new_page(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[Callable[[], Any]]:
+    """Pages in fresh browser contexts (another phone, another screen: no shared sign-in),
+    closed when the test ends, so that no page keeps polling the live server afterwards."""
+    contexts: list[Any] = []
+
+    def make() -> Any:
+        context = browser.new_context(**browser_context_args)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()

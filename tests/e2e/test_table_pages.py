@@ -4,12 +4,13 @@ entries kept, corrections, settle-up, the table link without an account, a doubl
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.db import connection
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from scoring import services
 from scoring.models import Game, Hand
@@ -214,17 +215,16 @@ def test_settle_up_page(live_server: Any, page: Page) -> None:
 
 
 def test_the_table_link_opens_the_game_without_signing_in(
-    live_server: Any, browser: Browser, django_user_model: Any
+    live_server: Any, new_page: Callable[[], Page], django_user_model: Any
 ) -> None:
     django_user_model.objects.create_user(username="dora", password="a-long-table-secret")
-    signed_in = browser.new_context()
-    organiser = signed_in.new_page()
+    organiser = new_page()
     sign_in(organiser, live_server, "dora", "a-long-table-secret")
     game = start("tonk", ["Ana", "Ben"])
     organiser.goto(table_url(live_server, game))
     link = organiser.locator("#table-link").input_value()
 
-    guest = browser.new_context().new_page()
+    guest = new_page()
     guest.goto(link)
     expect(guest.get_by_role("link", name="Sign in")).to_be_visible()
     guest.get_by_label("Tonk out").check()
@@ -236,7 +236,6 @@ def test_the_table_link_opens_the_game_without_signing_in(
     assert (hand.entered_by, hand.entered_via) == (None, Hand.Via.TABLE)
     # The link opens this game only: another key is a 404.
     assert guest.goto(f"{live_server.url}/t/not-{game.table_key}/").status == 404
-    signed_in.close()
 
 
 def test_a_double_tapped_submit_records_one_hand(live_server: Any, page: Page) -> None:

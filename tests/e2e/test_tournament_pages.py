@@ -6,10 +6,11 @@ without a reload."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Page, expect
 
 from tournaments.models import Club, Membership, Round, Tournament
 
@@ -19,14 +20,14 @@ PLAYERS = ["Ana", "Ben", "Cyd", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo"]
 
 
 def test_a_round_entered_at_a_table_moves_the_open_public_standings(
-    live_server: Any, browser: Browser, django_user_model: Any
+    live_server: Any, new_page: Callable[[], Page], django_user_model: Any
 ) -> None:
     director = django_user_model.objects.create_user(username="dora", password="a-long-secret")
     club = Club.objects.create(name="Riverside Rook Club")
     Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
 
     # The director, signed in.
-    desk = browser.new_context().new_page()
+    desk = new_page()
     desk.goto(f"{live_server.url}/accounts/login/")
     desk.get_by_label("Username").fill("dora")
     desk.get_by_label("Password").fill("a-long-secret")
@@ -51,7 +52,7 @@ def test_a_round_entered_at_a_table_moves_the_open_public_standings(
     assert rnd.state == Round.State.PUBLISHED
 
     # A third screen shows the public standings, before any result.
-    wall = browser.new_context().new_page()
+    wall = new_page()
     wall.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
     standings = wall.locator("#standings")
     expect(standings.locator("tbody tr")).to_have_count(9)
@@ -60,7 +61,7 @@ def test_a_round_entered_at_a_table_moves_the_open_public_standings(
     desk.goto(f"{live_server.url}/tournaments/{tournament.pk}/manage/rounds/1/cards/")
     link = desk.locator("main a[href*='/t/']").first.get_attribute("href")
     assert link is not None
-    table = browser.new_context().new_page()
+    table = new_page()
     table.goto(link)
     expect(table.get_by_role("link", name="Sign in")).to_be_visible()
     seats = table.locator("[id^=id_held_]")
