@@ -447,7 +447,8 @@ def hand_void(request: HttpRequest, key: str, number: int) -> HttpResponse:
 def finish(request: HttpRequest, key: str) -> HttpResponse:
     """Finish the game: no new hands; corrections stay possible."""
     game = _game(key)
-    services.game_finish(game=game)
+    if game.hand_limit is None:  # a tournament table ends when its round closes, not here
+        services.game_finish(game=game)
     return redirect("scoring:table", key=key)
 
 

@@ -23,7 +23,10 @@ def games_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
     """Games of the user's clubs and games the user created; none for an anonymous user."""
     if not user.is_authenticated:
         return Game.objects.none()
-    return Game.objects.filter(Q(club__members=user) | Q(created_by=user)).distinct()
+    # A waiting game (a tournament round seated, not yet published) is its creator's alone:
+    # its seating and table key are not out before the director publishes them.
+    club_games = Q(club__members=user) & ~Q(state=Game.State.WAITING)
+    return Game.objects.filter(club_games | Q(created_by=user)).distinct()
 
 
 def game_can_change(user: AbstractBaseUser | AnonymousUser, game: Game) -> bool:

@@ -74,7 +74,10 @@ def director_required(*methods: str) -> Callable[[View], View]:
         @functools.wraps(view)
         def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
             if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
+                login = redirect_to_login(request.get_full_path())
+                if request.htmx:  # a poll after the session ended: the whole page signs in
+                    return HttpResponseClientRedirect(login["Location"])
+                return login
             if "tournament_id" in kwargs:
                 tournament = get_object_or_404(
                     Tournament.objects.select_related("club"), pk=kwargs.pop("tournament_id")

@@ -65,11 +65,14 @@ def _standings_context(tournament: Tournament) -> dict[str, Any]:
         "title": engine.title,
         "lower_wins": engine.lower_wins and tournament.basis == Tournament.Basis.TOTAL,
         "poll": POLL_SECONDS,
+        "version": standings_version(tournament.pk),
+        "clock": _clock(tournament, _current_round(tournament)),
     }
 
 
-def standings_etag(request: HttpRequest, tournament_id: int) -> str | None:
-    """The standings' version as an ETag: results version, rounds complete, language."""
+def standings_version(tournament_id: int) -> str | None:
+    """What the standings fragment shows, as one string: the results version, the rounds
+    complete, the latest public round and its clock, the language."""
     row = (
         Tournament.objects.filter(pk=tournament_id)
         .values_list("results_version", "rounds_complete")
@@ -77,7 +80,19 @@ def standings_etag(request: HttpRequest, tournament_id: int) -> str | None:
     )
     if row is None:
         return None
-    return f"standings-{tournament_id}-{row[0]}-{row[1]}-{get_language()}"
+    latest = (
+        Round.objects.filter(tournament_id=tournament_id, state__in=SHOWN)
+        .order_by("-number")
+        .values_list("number", "state", "deadline", "time_called_at")
+        .first()
+    )
+    clock = "-".join(str(v.timestamp() if hasattr(v, "timestamp") else v) for v in latest or ())
+    return f"standings-{tournament_id}-{row[0]}-{row[1]}-{clock}-{get_language()}"
+
+
+def standings_etag(request: HttpRequest, tournament_id: int) -> str | None:
+    """The standings fragment's ETag: :func:`standings_version`."""
+    return standings_version(tournament_id)
 
 
 @require_GET
@@ -87,17 +102,18 @@ def standings_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     context = _standings_context(tournament)
     rounds = list(tournament.round_set.filter(state__in=SHOWN).order_by("number"))
-    context |= {
-        "rounds": rounds,
-        "clock": _clock(tournament, rounds[-1] if rounds else None),
-    }
+    context["rounds"] = rounds
     return render(request, "tournaments/standings.html", context)
 
 
 @require_GET
 @condition(etag_func=standings_etag)
 def standings_fragment(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The standings table alone, for polling: 304 while nothing changed."""
+    """The standings table (and the round's clock) alone, for polling: 304 to a request
+    carrying the ETag while nothing changed; 204 to a poll naming the version it shows (htmx
+    then leaves the page as it is: no swap, focus and scroll kept)."""
+    if request.GET.get("v") and request.GET.get("v") == standings_version(tournament_id):
+        return HttpResponse(status=204)
     tournament = _tournament(tournament_id)
     response = render(request, "tournaments/_standings.html", _standings_context(tournament))
     # Revalidate every time: the ETag answers 304 until a result changes.
@@ -109,9 +125,7 @@ def standings_fragment(request: HttpRequest, tournament_id: int) -> HttpResponse
 def big_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings in large type for a wall projector, with the round and its clock."""
     tournament = _tournament(tournament_id)
-    context = _standings_context(tournament)
-    context["clock"] = _clock(tournament, _current_round(tournament))
-    return render(request, "tournaments/screen.html", context)
+    return render(request, "tournaments/screen.html", _standings_context(tournament))
 
 
 def _what_to_play(tournament: Tournament, table: Table) -> str:

@@ -135,7 +135,7 @@ def test_the_standings_page_explains_the_tie_breaks_and_polls(
 
     assert "Rounds out" in page and "Best round" in page
     assert "Lowest total wins." in page
-    assert f'hx-get="{url("standings-fragment", tournament.pk)}"' in page
+    assert f'hx-get="{url("standings-fragment", tournament.pk)}?v=standings-' in page
     assert 'hx-trigger="every 5s"' in page
 
 
@@ -180,3 +180,63 @@ def test_the_big_screen_shows_the_standings_and_the_clock(
 
     assert "time called" in page
     assert page.count('data-registration="') == len(NAMES)
+
+
+def test_a_poll_naming_the_version_it_shows_gets_204_until_the_standings_change(
+    client: Client, tournament: Tournament, django_capture_on_commit_callbacks: Any
+) -> None:
+    from tournaments.pages_public import standings_version
+
+    rnd = seated(tournament)
+    services.round_publish(round=rnd)
+    shown = standings_version(tournament.pk)
+    fragment = url("standings-fragment", tournament.pk)
+
+    assert client.get(fragment, {"v": shown}).status_code == 204  # htmx leaves the page be
+    enter_round_1(rnd, django_capture_on_commit_callbacks)
+    changed = client.get(fragment, {"v": shown})
+
+    assert changed.status_code == 200
+    assert "time called" not in changed.content.decode()
+    assert standings_version(tournament.pk) in changed.content.decode()
+
+
+def test_registering_while_a_round_is_seated_flags_it_to_be_seated_again(
+    tournament: Tournament,
+) -> None:
+    rnd = seated(tournament)
+    late = Player.objects.create(club=tournament.club, name="Jo")
+
+    registration = services.registration_add(tournament=tournament, player=late)
+
+    rnd.refresh_from_db()
+    assert (registration.from_round, rnd.superseded) == (1, True)
+
+
+def test_a_waiting_table_game_is_hidden_from_club_members_until_published(
+    tournament: Tournament,
+) -> None:
+    from scoring.selectors import games_visible_to
+
+    member = UserFactory()
+    Membership.objects.create(club=tournament.club, user=member)
+    rnd = seated(tournament)
+    assert not games_visible_to(member).exists()
+
+    services.round_publish(round=rnd)
+
+    assert games_visible_to(member).count() == rnd.tables.count()
+
+
+def test_an_unknown_or_vague_time_zone_is_refused(tournament: Tournament) -> None:
+    from tournaments.errors import TournamentError
+
+    with pytest.raises(TournamentError) as caught:
+        services.tournament_create(
+            club=tournament.club,
+            created_by=tournament.created_by,
+            name="Vague",
+            kind="rook",
+            time_zone="localtime",
+        )
+    assert caught.value.code == "bad_time_zone"

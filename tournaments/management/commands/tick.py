@@ -1,5 +1,6 @@
 """``manage.py tick [--loop]``: call time on tournament rounds whose deadline passed."""
 
+import logging
 import time
 from typing import Any
 
@@ -8,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from tournaments.services import tick
 
 INTERVAL_SECONDS = 30
+logger = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
@@ -24,9 +26,15 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, loop: bool = False, interval: float = 30, **options: Any) -> None:
         while True:
-            called = tick()
-            if called or not loop:
-                self.stdout.write(f"time called on {called} round(s)")
+            try:
+                called = tick()
+            except Exception:  # the clock must keep going all night: log, and try again
+                if not loop:
+                    raise
+                logger.exception("tick failed; trying again in %s s", interval)
+            else:
+                if called or not loop:
+                    self.stdout.write(f"time called on {called} round(s)")
             if not loop:
                 return
             time.sleep(interval)
