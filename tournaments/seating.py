@@ -1000,7 +1000,9 @@ def _seat_local(
         moved = np.arange(tables)[None, :] - home[:, None]
         displacement = (moved.astype(np.float64) ** 2)[None]
 
-    def search(start: np.ndarray, base: np.ndarray, faced_: np.ndarray) -> tuple[np.ndarray, float]:
+    def search(
+        start: np.ndarray, base: np.ndarray, faced_: np.ndarray, effort: int = 1
+    ) -> tuple[np.ndarray, float]:
         tabu = _Tabu(
             base,
             start[None],
@@ -1012,31 +1014,39 @@ def _seat_local(
             displacement=displacement,
         )
         floor = tabu.floor()
-        steps, patience = _ROUND_STEPS + 8 * n, _ROUND_PATIENCE + 2 * n
-        best = tabu.run(iterations=steps, target=floor, patience=patience)[0]
+        # no round can cost less than its pairs' cheapest possible costs: stop there
+        iu = np.triu_indices(n, 1)
+        cheapest = np.sort(weights[np.minimum(base[iu], _COST_CAP)])[: split.pairs].sum()
+        steps, patience = _ROUND_STEPS + 8 * n, (_ROUND_PATIENCE + 2 * n) // effort
+        best = tabu.run(iterations=steps, target=floor + cheapest, patience=patience)[0]
         return best, tabu.cost - floor
 
     best, cost = search(tab, local, faced_local)
     if not lookahead or swiss or n > _LOOKAHEAD_MAX or not local.any():
         return best
+
     # Small fields: among a few equally good seatings (each searched from its own start), keep
     # the one whose next round can be seated with the fewest repeats.
-    candidates = [best]
+    def tables_of(tab: np.ndarray) -> frozenset[frozenset[int]]:
+        return frozenset(frozenset(np.flatnonzero(tab == t).tolist()) for t in range(tables))
+
+    candidates, seen = [best], {tables_of(best)}
     for _ in range(_LOOKAHEAD_CANDIDATES - 1):
         start = _first_seating(split, faced, rng.permutation(n))
         other, other_cost = search(start, local, faced_local)
         if other_cost < cost - 1e-9:
-            candidates, cost = [other], other_cost
-        elif other_cost <= cost + 1e-9:
+            candidates, cost, seen = [other], other_cost, {tables_of(other)}
+        elif other_cost <= cost + 1e-9 and tables_of(other) not in seen:
             candidates.append(other)
+            seen.add(tables_of(other))
     if len(candidates) == 1:
         return candidates[0]
     scores = []
-    for cand in candidates:
+    for cand in candidates:  # a quicker search of the next round is enough to compare them
         after = local + ((cand[:, None] == cand[None, :]) & ~np.eye(n, dtype=bool))
         faced_after = faced_local + values[cand]
         start = _first_seating(split, faced_after, rng.permutation(n))
-        scores.append(search(start, after, faced_after)[1])
+        scores.append(search(start, after, faced_after, effort=2)[1])
     return candidates[int(np.argmin(scores))]
 
 
