@@ -13,17 +13,19 @@ dropped again at the end, whatever happens; no other database is touched):
    ``CONN_MAX_AGE=60``, the local-memory cache) and migrates it;
 2. writes a tournament as the services store one (a scoring game per table, its seats, hands
    and score lines; the registrations, rounds, tables and table seats), with ``COPY`` for
-   speed, then ``ANALYZE``, and measures it; three cases, in this order:
+   speed, then materialises each table's seat results with the services' own
+   ``seat_results_write`` (what ``game_changed`` runs after every change to a game's hands),
+   then ``ANALYZE``, and measures it; three cases, in this order:
 
    * **Rook**: 1,000 players, 10 rounds complete, tables of 4, one hand (contract round) per
      table: 2,500 games, 10,000 score lines, alone in the database (the acceptance case). Ten
      players are absent from round 6 on, with substitutes in their seats, so that missed
      rounds are scored (the round's average);
    * **Bluke**: a second tournament, the same field with 25 hands per round
-     (``--bluke-hands``): 250,000 score lines, which the aggregate query still turns into
-     10,000 rows (one per round and seat), so the Python side stays flat;
-   * **Rook again**, now beside the Bluke tournament: the same query, on tables 26 times as
-     large, shows how the plan depends on what else the database holds;
+     (``--bluke-hands``): 250,000 score lines, still 10,000 seat results (one per round and
+     seat), so the read stays flat; materialising a game aggregates 25 times as many lines;
+   * **Rook again**, now beside the Bluke tournament: the same query, on a seat results table
+     twice as large, shows how the plan depends on what else the database holds;
 
 3. for each case measures ``tournaments.selectors.standings``:
 
@@ -31,8 +33,10 @@ dropped again at the end, whatever happens; no other database is touched):
      tournament before each call, so the key is new): the two queries, the computation and
      the cache write; p50 and p95 over ``--runs`` calls after a warm-up, the queries counted,
      the CPU time per call of this process and of its PostgreSQL backend (from /proc), and
-     the parts: query 1 (registrations), query 2 (the aggregate; with PostgreSQL's own
+     the parts: query 1 (registrations), query 2 (the seat results; with PostgreSQL's own
      execution time from ``EXPLAIN (ANALYZE, TIMING OFF)``), the computation, the cache write;
+     and, on the write side, ``seat_results_write`` for one game (what every hand entered,
+     corrected or voided at a tournament table now costs in addition);
    * **serving from the cache** (a hit): p50 and p95 over ``--hit-runs`` calls, with the
      local-memory cache and, when Redis answers at 127.0.0.1:6379, with Django's Redis cache
      (database 0, keys under a unique prefix, deleted at the end);
@@ -170,8 +174,11 @@ def tournament_write(kind: str, *, hands_per_round: int, seed: int) -> Written:
     """A tournament of ``PLAYERS`` players and ``ROUNDS`` complete rounds at tables of
     ``TABLE_SIZE``, everyone seated every round (substitutes for the absent players from round
     ``ABSENT_FROM``), ``hands_per_round`` hands at each table, written with COPY."""
+    from django.db import transaction
+
     from scoring.models import Game, Hand, ScoreLine, Seat
     from tournaments.models import Club, Player, Registration, Round, Table, TableSeat, Tournament
+    from tournaments.services import seat_results_write
 
     started = time.perf_counter()
     rng = random.Random(seed)
@@ -291,6 +298,14 @@ def tournament_write(kind: str, *, hands_per_round: int, seed: int) -> Written:
     ):
         copy_rows(model, rows)
     sequences_reset([Player, Registration, Game, Seat, Hand, ScoreLine, Table, TableSeat])
+    number_of = {rnd.pk: rnd.number for rnd in rounds}
+    with transaction.atomic():
+        for table in tables:
+            seat_results_write(
+                game_id=table["game_id"],
+                tournament_id=tournament.pk,
+                round_number=number_of[table["round_id"]],
+            )
     return Written(tournament, len(games), len(hands), len(lines), time.perf_counter() - started)
 
 
@@ -403,6 +418,8 @@ def measure(case: Case, *, runs: int, hit_runs: int, redis_ok: bool) -> None:
     from django.test.utils import CaptureQueriesContext, override_settings
 
     from tournaments import selectors
+    from tournaments.models import Table
+    from tournaments.services import seat_results_write
     from tournaments.standings import compute_standings
 
     t = case.written.tournament
@@ -424,12 +441,13 @@ def measure(case: Case, *, runs: int, hit_runs: int, redis_ok: bool) -> None:
 
     # The parts of one recomputation.
     entries = selectors._entries(t)
-    results = selectors._results(t.pk)
-    case.results = len(results)
+    results = selectors._results(t.pk, t.kind)
+    case.results = len(results.round)
     executions = [  # the best of three: PostgreSQL's own time for query 2
         float(m.group(1)) if (m := re.search(r"Execution Time: ([\d.]+) ms", plan)) else math.nan
         for plan in (
-            selectors._results_query(t.pk).explain(analyze=True, timing=False) for _ in range(3)
+            selectors._results_query(t.pk, t.kind).explain(analyze=True, timing=False)
+            for _ in range(3)
         )
     ]
 
@@ -448,12 +466,23 @@ def measure(case: Case, *, runs: int, hit_runs: int, redis_ok: bool) -> None:
     rows = compute()
     key = selectors.standings_cache_key(t)
     few = max(3, runs // 4)
+    game_id, round_number = Table.objects.filter(round__tournament=t).values_list(
+        "game_id", "round__number"
+    )[0]
     case.parts = {
         "query 1": p50(timed(lambda: selectors._entries(t), few)),
-        "query 2": p50(timed(lambda: selectors._results(t.pk), few)),
+        "query 2": p50(timed(lambda: selectors._results(t.pk, t.kind), few)),
         "query 2 executed in PostgreSQL": min(executions),
         "compute": p50(timed(compute, few)),
         "cache write": p50(timed(lambda: cache.set(key, rows, 60), few)),
+        "materialising one game (write side)": p50(
+            timed(
+                lambda: seat_results_write(
+                    game_id=game_id, tournament_id=t.pk, round_number=round_number
+                ),
+                few,
+            )
+        ),
     }
     case.pickled_bytes = len(pickle.dumps(rows, pickle.HIGHEST_PROTOCOL))
 
@@ -518,7 +547,7 @@ def report(cases: list[Case], args: argparse.Namespace, load: tuple[float, ...])
         + (" (--quick)" if args.quick else "")
         + ".",
         "",
-        "| case | score lines | rows of the aggregate | queries miss / hit | recompute p50 ms "
+        "| case | score lines | seat results | queries miss / hit | recompute p50 ms "
         "| p95 ms | CPU ms: Python | PostgreSQL | cache hit locmem p50 ms | p95 ms | CPU ms "
         "| cache hit Redis p50 ms | p95 ms | pickled rows |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",

@@ -312,3 +312,47 @@ class SitOut(models.Model):
 
     def __str__(self) -> str:
         return f"{self.registration} sits out {self.round}"
+
+
+class SeatResult(models.Model):
+    """One seat's aggregate over the current hands of a tournament table's game: the rows the
+    standings read (``tournaments.standings.SeatResult``, in the same field order), so that a
+    recomputation reads one narrow row per seat instead of aggregating every score line.
+
+    Derived data, never edited by hand: ``services.game_changed`` rewrites a game's rows from
+    its current score lines whenever its hands change, in the transaction that bumps the
+    tournament's results version. A seat without current hands has no row. ``player`` is the
+    seat's club player (``None`` for a guest or substitute); ``points`` the sum of its lines
+    (Rook and Bluke points, Tonk stake units), ``max_points`` and ``min_points`` its best and
+    worst single hand, ``hands`` the number of lines, and the last three the number of lines
+    with that flag set.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="seat_results"
+    )
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    game = models.ForeignKey(
+        "scoring.Game", on_delete=models.CASCADE, related_name="+", db_index=False
+    )  # indexed first in the (game, seat) constraint
+    seat = models.ForeignKey("scoring.Seat", on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    points = models.IntegerField(_("points or stake units"))
+    max_points = models.IntegerField(_("most points in a hand"))
+    min_points = models.IntegerField(_("fewest points in a hand"))
+    hands = models.PositiveIntegerField(_("hands"))
+    went_out = models.PositiveIntegerField(_("hands gone out"))
+    bids_made = models.PositiveIntegerField(_("bids made"))
+    won = models.PositiveIntegerField(_("hands won"))
+
+    class Meta:
+        verbose_name = _("seat result")
+        verbose_name_plural = _("seat results")
+        constraints = (
+            models.UniqueConstraint(fields=("game", "seat"), name="tournaments_seat_result_once"),
+        )
+
+    def __str__(self) -> str:
+        return f"round {self.round_number} game {self.game_id} seat {self.seat_id}"

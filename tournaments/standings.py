@@ -1,7 +1,8 @@
 """Standings: the ranking of a tournament's registered players, from their tables' results.
 
 Pure: no Django, no database, no I/O, no clock. ``tournaments.selectors.standings`` reads the
-registrations and the score lines (two queries), calls :func:`compute_standings` and caches the
+registrations and the seat results (two queries; the seat results are materialised by
+``tournaments.services.game_changed``), calls :func:`compute_standings` and caches the
 rows; anything else (a test, a command-line tool, the benchmark) can call it the same way.
 
 Words used throughout (issue 6, "Standings" and "Missed rounds"):
@@ -99,7 +100,7 @@ class SeatResult(NamedTuple):
     lines, ``went_out``, ``bids_made`` and ``won`` the number of lines with that flag set.
     ``player_id`` is the seat's player (``None`` for a guest or substitute). A named tuple, not
     a dataclass: :func:`compute_standings` also takes plain tuples in this field order, as the
-    aggregate query returns them, without building one object per row.
+    seat results query returns them, without building one object per row.
     """
 
     round: int
@@ -113,6 +114,33 @@ class SeatResult(NamedTuple):
     went_out: int
     bids_made: int
     won: int
+
+
+class SeatColumns(NamedTuple):
+    """The same results as columns: for each field of :class:`SeatResult` that the computation
+    reads, one sequence holding that field of every result, in the same order in every column.
+    A column that the tournament's game does not read (:data:`FIELDS_READ`) may be ``None``.
+    What a query gives most cheaply: five or six of the eleven values of each result, and no
+    tuple kept per result."""
+
+    round: Sequence[int]
+    game_id: Sequence[int]
+    player_id: Sequence[int | None]
+    points: Sequence[int]
+    max_points: Sequence[int] | None = None
+    went_out: Sequence[int] | None = None
+    bids_made: Sequence[int] | None = None
+    won: Sequence[int] | None = None
+
+
+#: The fields of a :class:`SeatResult` that the computation reads, by game: the round, the
+#: table, whose seat it is, the points, and what the game's tie-breaks count (:data:`TIEBREAKS`):
+#: Rook rounds gone out, Bluke bids made and the best hand, Tonk hands won.
+FIELDS_READ: dict[str, tuple[str, ...]] = {
+    "rook": ("round", "game_id", "player_id", "points", "went_out"),
+    "bluke": ("round", "game_id", "player_id", "points", "max_points", "bids_made"),
+    "tonk": ("round", "game_id", "player_id", "points", "won"),
+}
 
 
 class RoundScore(NamedTuple):
@@ -194,35 +222,48 @@ def _check(kind: str, basis: str, missed: str, rounds_complete: int) -> None:
 
 
 class _Columns(NamedTuple):
-    """The results as numpy columns (one element per result)."""
+    """The results as numpy columns (one element per result), what the game reads."""
 
     round: np.ndarray
     game: np.ndarray
     who: np.ndarray  # index into the entries, -1 for a seat that counts for nobody
     points: np.ndarray
-    max_points: np.ndarray
-    went_out: np.ndarray
-    bids_made: np.ndarray
-    won: np.ndarray
+    flags: np.ndarray  # what the first tie-break counts: rounds out, bids made, hands won
+    max_points: np.ndarray | None  # Bluke's best hand; None for the other games
 
 
-def _columns(results: Iterable[SeatResult], index: dict[int, int]) -> _Columns:
-    rows = results if isinstance(results, list | tuple) else list(results)
-    n = len(rows)
-    cols = list(zip(*rows, strict=True)) if n else [()] * len(SeatResult._fields)
+#: The column of the first tie-break's count, by game.
+_FLAGS = {"rook": "went_out", "bluke": "bids_made", "tonk": "won"}
+
+
+def _columns(
+    results: Iterable[SeatResult] | SeatColumns, index: dict[int, int], kind: str
+) -> _Columns:
+    read = FIELDS_READ[kind]
+    if isinstance(results, SeatColumns):
+        given = results._asdict()
+        missing = [name for name in read if given[name] is None]
+        if missing:
+            raise ValueError(f"the results lack the columns {missing} that {kind} reads")
+        n = len(results.round)
+        if any(len(given[name]) != n for name in read):
+            raise ValueError("the columns of the results differ in length")
+    else:
+        rows = results if isinstance(results, list | tuple) else list(results)
+        n = len(rows)
+        every = list(zip(*rows, strict=True)) if n else [()] * len(SeatResult._fields)
+        given = {name: every[SeatResult._fields.index(name)] for name in read}
 
     def ints(values: Iterable[int]) -> np.ndarray:
         return np.fromiter(values, dtype=np.int64, count=n)
 
     return _Columns(
-        round=ints(cols[0]),
-        game=ints(cols[1]),
-        who=ints(map(index.get, cols[3], repeat(-1))),
-        points=ints(cols[4]),
-        max_points=ints(cols[5]),
-        went_out=ints(cols[8]),
-        bids_made=ints(cols[9]),
-        won=ints(cols[10]),
+        round=ints(given["round"]),
+        game=ints(given["game_id"]),
+        who=ints(map(index.get, given["player_id"], repeat(-1))),
+        points=ints(given["points"]),
+        flags=ints(given[_FLAGS[kind]]),
+        max_points=ints(given["max_points"]) if "max_points" in read else None,
     )
 
 
@@ -274,7 +315,7 @@ def compute_standings(
     basis: str,
     missed: str,
     entries: Sequence[Entry],
-    results: Iterable[SeatResult],
+    results: Iterable[SeatResult] | SeatColumns,
     rounds_complete: int,
 ) -> list[StandingRow]:
     """The standings of a tournament: one row per registered player, best first.
@@ -284,20 +325,22 @@ def compute_standings(
     docstring). ``entries``: every registration of the tournament, withdrawn ones included.
     ``results``: one :class:`SeatResult` (or plain tuple in its field order) per (round, game,
     seat) with current hands, for every game of the tournament, substitutes' and guests' seats
-    included (they take places at their tables); in any order. ``rounds_complete``: rounds 1 to
-    this one are complete and give missed rounds.
+    included (they take places at their tables); in any order; or the same results as
+    :class:`SeatColumns` (only the columns of :data:`FIELDS_READ` are read). ``rounds_complete``:
+    rounds 1 to this one are complete and give missed rounds.
 
     A player with results at more than one table in a round (not possible with valid seating)
     scores their sum. Raises ``ValueError`` for an unknown kind, basis or missed round score,
     for ``zero`` with Rook totals (a missed round would be an advantage), for a negative
-    ``rounds_complete``, a round number below 1, a player registered twice, and (placement)
-    table sizes so varied that the common denominator passes ``MAX_DENOMINATOR``.
+    ``rounds_complete``, a round number below 1, a player registered twice, columns missing
+    or of different lengths, and (placement) table sizes so varied that the common denominator
+    passes ``MAX_DENOMINATOR``.
     """
     _check(kind, basis, missed, rounds_complete)
     index = {entry.player_id: i for i, entry in enumerate(entries)}
     if len(index) != len(entries):
         raise ValueError("a player is registered twice")
-    cols = _columns(results, index)
+    cols = _columns(results, index, kind)
     if len(cols.round) and int(cols.round.min()) < 1:
         raise ValueError(f"round numbers start at 1, not {int(cols.round.min())}")
     count = len(entries)
@@ -333,10 +376,9 @@ def compute_standings(
 
     # The tie-breaks: a count (more is better), then a best round or hand.
     first = np.zeros(count, dtype=np.int64)
-    flags = {"rook": cols.went_out, "bluke": cols.bids_made, "tonk": cols.won}[kind]
-    np.add.at(first, who, flags[mine])
+    np.add.at(first, who, cols.flags[mine])
     low, high = np.iinfo(np.int64).min, np.iinfo(np.int64).max
-    if kind == "bluke":
+    if cols.max_points is not None:  # Bluke: the best single hand
         best = np.full(count, low)
         np.maximum.at(best, who, cols.max_points[mine])
     elif kind == "rook":

@@ -1,12 +1,15 @@
 """``tournaments.selectors.standings``: the rows equal the pure computation over the entered
 results (current hands only, substitutes counting for nobody), in at most two queries on a
 cache miss and none on a hit, also for 1,000 players x 10 rounds; a new results version misses
-the cache."""
+the cache. The seat results it reads are materialised by ``services.seat_results_write``, which
+``services.game_changed`` calls whenever a game's hands change: a hand recorded, corrected or
+voided through the scoring services rewrites them and changes the standings."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections import defaultdict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction as F
 from typing import Any
@@ -14,8 +17,10 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
+from scoring import services as scoring
 from scoring.models import Game, Hand, ScoreLine, Seat
-from tournaments import selectors
+from tests.tournaments.play import tonk_hand
+from tournaments import selectors, services
 from tournaments.models import (
     Club,
     Player,
@@ -25,6 +30,7 @@ from tournaments.models import (
     TableSeat,
     Tournament,
 )
+from tournaments.models import SeatResult as StoredSeatResult
 from tournaments.standings import Entry, SeatResult, compute_standings
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +83,8 @@ def build(
     their lines, one per hand (every seat of a table has as many). ``substitutes``: (round,
     name) → the substitute who played that seat (a scoring seat without a player).
     ``stale_revisions``: every table also gets a superseded first revision of hand 1 and a
-    voided hand, with lines that must not count.
+    voided hand, with lines that must not count. The seat results are materialised as
+    ``services.game_changed`` does, one game at a time.
     """
     from_round, withdrawn_after = from_round or {}, withdrawn_after or {}
     substitutes = substitutes or {}
@@ -190,12 +197,46 @@ def build(
         ),
         batch_size=5000,
     )
+    materialise(tournament)
     entries = [
         Entry(registration[n].pk, player[n].pk, n, from_round.get(n, 1), withdrawn_after.get(n))
         for n in names
     ]
     tournament.refresh_from_db()
     return Built(tournament, entries, results, registration)
+
+
+def materialise(tournament: Tournament) -> None:
+    """Write the seat results of every table of ``tournament`` from its score lines."""
+    for game_id, number in Table.objects.filter(round__tournament=tournament).values_list(
+        "game_id", "round__number"
+    ):
+        services.seat_results_write(
+            game_id=game_id, tournament_id=tournament.pk, round_number=number
+        )
+
+
+#: The columns of the stored seat results, in ``tournaments.standings.SeatResult``'s order.
+SEAT_RESULT_COLUMNS = (
+    "round_number",
+    "game_id",
+    "seat_id",
+    "player_id",
+    "points",
+    "max_points",
+    "min_points",
+    "hands",
+    "went_out",
+    "bids_made",
+    "won",
+)
+
+
+def materialised(tournament: Tournament) -> list[tuple[int, ...]]:
+    """The tournament's seat results as stored, sorted, in ``SeatResult``'s field order."""
+    return sorted(
+        StoredSeatResult.objects.filter(tournament=tournament).values_list(*SEAT_RESULT_COLUMNS)
+    )
 
 
 def _hand(game: Game, number: int, revision: int, state: str) -> Hand:
@@ -280,6 +321,7 @@ def test_rook_standings_equal_the_pure_computation(basis: str, missed: str) -> N
 
     result = selectors.standings(built.tournament)
 
+    assert materialised(built.tournament) == sorted(built.results)
     assert result.rows == expected(built)
     assert result.version == built.tournament.results_version
     assert result.rounds_complete == 2
@@ -333,6 +375,7 @@ def test_bluke_standings_count_bids_made_and_best_hand_from_current_hands_only()
 
     result = selectors.standings(built.tournament)
 
+    assert materialised(built.tournament) == sorted(built.results)
     assert result.rows == expected(built)
     assert [(r.name, r.total, r.tiebreaks) for r in result.rows] == [
         ("Ben", 70, (2, 40)),
@@ -382,6 +425,7 @@ def test_a_new_results_version_misses_the_cache(django_assert_num_queries: Any) 
     t = built.tournament
     before = selectors.standings(t)
     ScoreLine.objects.filter(seat__player__name="Ana", hand__state="current").update(points=99)
+    materialise(t)
 
     with django_assert_num_queries(0):
         assert selectors.standings(t) == before  # same version: the cached rows
@@ -462,3 +506,108 @@ def test_thousand_players_ten_rounds_in_two_queries_then_none(
     assert len(first.rows) == 1000
     assert first.rows == expected(built)
     assert all(len(row.rounds) == 10 and row.games == 10 for row in first.rows)
+
+
+# --- the seat results follow the scoring services ---------------------------------------------
+
+
+def _from_score_lines(tournament: Tournament) -> list[tuple[int, ...]]:
+    """Each seat's aggregate over the current hands of the tournament's tables, computed here
+    from the score lines (not by the materialising SQL), sorted, in ``SeatResult``'s order."""
+    seats: dict[tuple[int, int, int, int | None], list[ScoreLine]] = defaultdict(list)
+    lines = ScoreLine.objects.filter(
+        game__tournament_table__round__tournament=tournament, hand__state=Hand.State.CURRENT
+    ).select_related("seat", "game__tournament_table__round")
+    for line in lines:
+        number = line.game.tournament_table.round.number
+        seats[(number, line.game_id, line.seat_id, line.seat.player_id)].append(line)
+    return sorted(
+        (
+            *key,
+            sum(line.points for line in group),
+            max(line.points for line in group),
+            min(line.points for line in group),
+            len(group),
+            sum(line.went_out for line in group),
+            sum(line.bid_made is True for line in group),
+            sum(line.won for line in group),
+        )
+        for key, group in seats.items()
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_hands_recorded_corrected_and_voided_through_scoring_rewrite_the_seat_results(
+    club: Club, director: Any, make_players: Callable[[int], list[Player]]
+) -> None:
+    """The scoring seam runs after each commit: the table's seat results are rewritten from
+    its current hands, and the standings of the new results version are computed from them."""
+    tournament, _ = services.tournament_create(
+        club=club, created_by=director, name="Tonk night", kind="tonk", rounds=1, sizes=[2]
+    )
+    for player in make_players(4):
+        services.registration_add(tournament=tournament, player=player)
+    rnd, _ = services.round_seat(tournament=tournament)  # seated by the task, after commit
+    services.round_publish(round=rnd)
+    table = Table.objects.select_related("game").filter(round=rnd).order_by("number").first()
+    assert table is not None
+    names = list(table.game.seats.order_by("position").values_list("name", flat=True))
+    rng = random.Random(5)
+
+    def current() -> tuple[list[tuple[int, ...]], Any]:
+        """The stored seat results (checked against the score lines) and the standings."""
+        fresh = Tournament.objects.get(pk=tournament.pk)
+        rows = materialised(fresh)
+        assert rows == _from_score_lines(fresh)
+        entries = [
+            Entry(r.pk, r.player_id, r.player.name, r.from_round, r.withdrawn_after)
+            for r in fresh.registrations.select_related("player")
+        ]
+        served = selectors.standings(fresh)
+        assert served.version == fresh.results_version
+        assert served.rows == tuple(
+            compute_standings(
+                kind="tonk",
+                basis="total",
+                missed="average",
+                entries=entries,
+                results=rows,
+                rounds_complete=fresh.rounds_complete,
+            )
+        )
+        return rows, served
+
+    rows, served = current()
+    assert rows == []  # no hand yet
+    assert {row.total for row in served.rows} == {0}
+
+    first, _ = scoring.hand_record(game=table.game, entry=tonk_hand(rng, names, names[0]))
+    second, _ = scoring.hand_record(game=table.game, entry=tonk_hand(rng, names, names[1]))
+    rows, served = current()
+    assert [row[7] for row in rows] == [2, 2]  # two hands at each seat of the table
+    assert {row.games for row in served.rows} == {0, 1}
+
+    # A correction of hand 1 counts instead of it (corrected again until its scores differ).
+    revision, before, shown = first.revision, rows, served
+    for _attempt in range(20):
+        fixed, _ = scoring.hand_correct(
+            game=table.game,
+            number=1,
+            revision=revision,
+            entry=tonk_hand(rng, names, names[0]),
+        )
+        revision = fixed.revision
+        if fixed.scores_cache != first.scores_cache:
+            break
+    rows, served = current()
+    assert rows != before
+    assert [row[7] for row in rows] == [2, 2]
+    assert served.version > shown.version and served.rows != shown.rows
+
+    # A voided hand no longer counts.
+    shown = served
+    scoring.hand_void(game=table.game, number=second.number)
+    rows, served = current()
+    assert served.version > shown.version and served.rows != shown.rows
+    assert [row[7] for row in rows] == [1, 1]
+    assert sorted(row[4] for row in rows) == sorted(fixed.scores_cache.values())
