@@ -255,6 +255,42 @@ def _game_choices() -> list[tuple[str, str]]:
     return choices
 
 
+def stake_field() -> forms.CharField:
+    """The Tonk stake: the money value of one stake unit, as typed (a decimal string)."""
+    return forms.CharField(
+        label=_("Stake"),
+        required=False,
+        max_length=MAX_STAKE_LENGTH,
+        help_text=_("Optional: the money value of one stake unit, such as 0.25."),
+        widget=forms.TextInput(
+            attrs={
+                "inputmode": "decimal",
+                "autocomplete": "off",
+                "placeholder": "0.25",
+                "class": "short",
+            }
+        ),
+    )
+
+
+def currency_field() -> forms.CharField:
+    """The Tonk currency: a three-letter code."""
+    return forms.CharField(
+        label=_("Currency"),
+        required=False,
+        max_length=3,
+        help_text=_("Optional: a three-letter code; USD when a stake is given."),
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "placeholder": DEFAULT_CURRENCY,
+                "class": "short",
+            }
+        ),
+    )
+
+
 class GameStartForm(forms.Form):
     """Start a game: which game, who sits where, the club, the house rules, the Tonk stake.
 
@@ -273,34 +309,8 @@ class GameStartForm(forms.Form):
         empty_label=_("No club: a casual game"),
         help_text=_("The club's members can see and keep this game; club players can sit."),
     )
-    stake = forms.CharField(
-        label=_("Stake"),
-        required=False,
-        max_length=MAX_STAKE_LENGTH,
-        help_text=_("Optional: the money value of one stake unit, such as 0.25."),
-        widget=forms.TextInput(
-            attrs={
-                "inputmode": "decimal",
-                "autocomplete": "off",
-                "placeholder": "0.25",
-                "class": "short",
-            }
-        ),
-    )
-    currency = forms.CharField(
-        label=_("Currency"),
-        required=False,
-        max_length=3,
-        help_text=_("Optional: a three-letter code; USD when a stake is given."),
-        widget=forms.TextInput(
-            attrs={
-                "autocomplete": "off",
-                "autocapitalize": "characters",
-                "placeholder": DEFAULT_CURRENCY,
-                "class": "short",
-            }
-        ),
-    )
+    stake = stake_field()
+    currency = currency_field()
     idempotency_key = forms.CharField(
         widget=forms.HiddenInput, required=False, max_length=64, strip=True
     )

@@ -26,10 +26,12 @@ from django.utils.translation import gettext_lazy as _
 from scoring.forms import (
     DEFAULT_CURRENCY,
     HOUSE_RULES,
-    option_field,  # the start-a-game page's field for a house rule: the same controls here
+    currency_field,  # the start-a-game page's fields: the same controls here
+    option_field,
+    stake_field,
     start_error_text,
 )
-from scoring.services import MAX_NAME_LENGTH, MAX_STAKE_LENGTH
+from scoring.services import MAX_NAME_LENGTH
 from tonkrules import RuleError, find_game
 from tonkrules.bluke import HANDS as BLUKE_HANDS
 from tonkrules.rook import ROUNDS as ROOK_ROUNDS
@@ -226,34 +228,8 @@ class TournamentForm(forms.Form):
         ),
         widget=forms.NumberInput(attrs={"class": "short", "inputmode": "numeric"}),
     )
-    stake = forms.CharField(
-        label=_("Stake"),
-        required=False,
-        max_length=MAX_STAKE_LENGTH,
-        help_text=_("Optional: the money value of one stake unit, such as 0.25."),
-        widget=forms.TextInput(
-            attrs={
-                "inputmode": "decimal",
-                "autocomplete": "off",
-                "placeholder": "0.25",
-                "class": "short",
-            }
-        ),
-    )
-    currency = forms.CharField(
-        label=_("Currency"),
-        required=False,
-        max_length=3,
-        help_text=_("Optional: a three-letter code; USD when a stake is given."),
-        widget=forms.TextInput(
-            attrs={
-                "autocomplete": "off",
-                "autocapitalize": "characters",
-                "placeholder": DEFAULT_CURRENCY,
-                "class": "short",
-            }
-        ),
-    )
+    stake = stake_field()
+    currency = currency_field()
     idempotency_key = forms.CharField(
         widget=forms.HiddenInput, required=False, max_length=64, strip=True
     )
