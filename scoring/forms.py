@@ -255,6 +255,19 @@ def _game_choices() -> list[tuple[str, str]]:
     return choices
 
 
+def chosen_options(cleaned: dict[str, Any]) -> dict[str, object]:
+    """The chosen game's (``cleaned["kind"]``) house rules that differ from their defaults, as
+    JSON; a rule left blank takes its default."""
+    chosen: dict[str, object] = {}
+    for rule in HOUSE_RULES[cleaned["kind"]]:
+        value = cleaned.get(rule.field_name)
+        if value in (None, "") and not isinstance(rule.default, bool):
+            continue  # left blank: the default
+        if value != rule.default:
+            chosen[rule.key] = value
+    return chosen
+
+
 def stake_field() -> forms.CharField:
     """The Tonk stake: the money value of one stake unit, as typed (a decimal string)."""
     return forms.CharField(
@@ -408,15 +421,7 @@ class GameStartForm(forms.Form):
 
     def options(self) -> dict[str, object]:
         """The chosen game's house rules that differ from their defaults, as JSON."""
-        kind = self.cleaned_data["kind"]
-        chosen: dict[str, object] = {}
-        for rule in HOUSE_RULES[kind]:
-            value = self.cleaned_data.get(rule.field_name)
-            if value in (None, "") and not isinstance(rule.default, bool):
-                continue  # left blank: the default
-            if value != rule.default:
-                chosen[rule.key] = value
-        return chosen
+        return chosen_options(self.cleaned_data)
 
     def start_arguments(self) -> dict[str, Any]:
         """The keyword arguments of :func:`scoring.services.game_start` (all but the user)."""

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.forms import (
     DEFAULT_CURRENCY,
     HOUSE_RULES,
+    chosen_options,
     currency_field,  # the start-a-game page's fields: the same controls here
     option_field,
     stake_field,
@@ -392,15 +393,7 @@ class TournamentForm(forms.Form):
 
     def options(self) -> dict[str, object]:
         """The chosen game's house rules that differ from their defaults, as JSON."""
-        kind = self.cleaned_data["kind"]
-        chosen: dict[str, object] = {}
-        for rule in HOUSE_RULES[kind]:
-            value = self.cleaned_data.get(rule.field_name)
-            if value in (None, "") and not isinstance(rule.default, bool):
-                continue  # left blank: the default
-            if value != rule.default:
-                chosen[rule.key] = value
-        return chosen
+        return chosen_options(self.cleaned_data)
 
     def create_arguments(self) -> dict[str, Any]:
         """The keyword arguments of :func:`tournaments.services.tournament_create` (all but the
