@@ -28,7 +28,16 @@ from .cards import (
     Suit,
 )
 from .errors import ErrorCode, RuleError
-from .games import Game, HandScore, Options, all_games, find_game, rank_players
+from .games import (
+    GameRules,
+    HandScore,
+    Options,
+    TableSizes,
+    TieBreak,
+    all_games,
+    find_game,
+    rank_players,
+)
 
 __all__ = [
     "BLUKE_DECK",
@@ -38,7 +47,7 @@ __all__ = [
     "Card",
     "Colour",
     "ErrorCode",
-    "Game",
+    "GameRules",
     "HandScore",
     "Options",
     "Rank",
@@ -46,6 +55,8 @@ __all__ = [
     "RookDeck",
     "RuleError",
     "Suit",
+    "TableSizes",
+    "TieBreak",
     "all_games",
     "bluke",
     "find_game",

@@ -19,12 +19,15 @@ from .errors import (
     TrumpError,
 )
 from .games import (
-    Game,
+    GameRules,
     HandScore,
     Options,
+    TableSizes,
+    TieBreak,
     boolean,
     cards_value,
     choice,
+    gettext_noop,
     hand_object,
     hand_winners,
     obj,
@@ -249,17 +252,43 @@ class BlukeHand:
         return out
 
 
-class BlukeGame(Game[BlukeOptions, BlukeHand]):
+class BlukeGame(GameRules[BlukeOptions, BlukeHand]):
     """Bluke, bid-and-tricks for 2 to 4 players over 25 hands (rules/bluke.md)."""
 
     name = "bluke"
-    title = "Bluke"
+    title = gettext_noop("Bluke")
     rules_version = "bluke/1"
     min_players = 2
     max_players = 4
     lower_wins = False
     unit = "points"
     number_key = "hand"
+    schedule_length = HANDS
+    schedule_wraps = True
+    tiebreaks = (
+        TieBreak(
+            "bids_made",
+            gettext_noop("Bids made"),
+            gettext_noop("Hands in which the player made their bid; more is better."),
+            higher_is_better=True,
+            source="bids_made",
+        ),
+        TieBreak(
+            "best_hand",
+            gettext_noop("Best hand"),
+            gettext_noop("The player's highest score in a single hand; higher is better."),
+            higher_is_better=True,
+            source="best_hand",
+        ),
+    )
+    table_sizes = TableSizes(allowed=(3, 4), preferred=4)
+    default_hands_per_round = HANDS
+    max_hands_per_round = HANDS
+
+    def cards_dealt(self, number: int) -> int:
+        """Cards dealt to each player in hand ``number`` (rules/bluke.md, "Hands")."""
+        return cards_dealt(number)
+
     options_type: ClassVar[type[Options]] = BlukeOptions
     deck = BLUKE_DECK
 
@@ -458,7 +487,7 @@ class BlukeGame(Game[BlukeOptions, BlukeHand]):
     def hand_to_json(self, hand: BlukeHand) -> dict[str, object]:
         return hand.to_json()
 
-    def hand_number(self, hand: BlukeHand) -> int:
+    def schedule_number(self, hand: BlukeHand) -> int:
         return hand.hand
 
 

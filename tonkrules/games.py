@@ -321,16 +321,75 @@ def rank_players(
     return [[p for p in players if totals[p] == v] for v in values]
 
 
+def gettext_noop(message: str) -> str:
+    """Mark an English label for extraction into the translation catalogues and return it
+    unchanged (the engine imports no Django: the Django layer translates the label with
+    ``gettext`` where it shows it). ``makemessages`` finds the calls by this name."""
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreak:
+    """One tie-break column of a game's tournament standings, applied after the total.
+
+    Attributes:
+        key: the column's stable key (``"rounds_out"``).
+        label: its title, plain English marked with :func:`gettext_noop`.
+        explanation: one line saying what it counts and which way is better (English).
+        higher_is_better: the direction: True when more is better.
+        source: what it is computed from, per player over their own results:
+            ``"went_out"``, ``"bids_made"`` or ``"won"``: the number of hands with that fact
+            (:class:`HandScore`); ``"best_round"``: the best total of one round at one table
+            (``higher_is_better`` says which end is best); ``"best_hand"``: the best single
+            hand's score.
+    """
+
+    key: str
+    label: str
+    explanation: str
+    higher_is_better: bool
+    source: str
+
+
+#: The values :attr:`TieBreak.source` may take: counts of flagged hands, then bests.
+TIEBREAK_COUNTS = ("went_out", "bids_made", "won")
+TIEBREAK_BESTS = ("best_round", "best_hand")
+
+
+@dataclass(frozen=True, slots=True)
+class TableSizes:
+    """A tournament's default table sizes for a game: the sizes a table may seat
+    (``allowed``, players, ascending) and the one seating makes as many of as it can."""
+
+    allowed: tuple[int, ...]
+    preferred: int
+
+
 OptionsT = TypeVar("OptionsT", bound=Options)
 HandT = TypeVar("HandT")
 
 
-class Game(ABC, Generic[OptionsT, HandT]):
-    """A game of the registry: its players, options, hand reader and scorer.
+class GameRules(ABC, Generic[OptionsT, HandT]):
+    """The rules of one game, as a registered object: everything the rest of the project
+    needs to know about the game, its options, its hand reader and its scorer.
 
     ``read_hand`` makes every check of the game's "What is checked" section, in the order of
     the format's check list, and returns an immutable hand record; ``score_hand`` turns a
-    record into scores.
+    record into scores. The class attributes declare the rest (labels are plain English marked
+    with :func:`gettext_noop`, translated by the Django layer):
+
+    - ``name`` (the registry key, ``"rook"``) and ``title`` (its label, ``"Toonerville Rook"``);
+    - ``min_players``..``max_players``;
+    - the schedule: ``number_key`` (``"round"``, ``"hand"``; None when hands are not numbered,
+      Tonk) and ``schedule_length`` (the rounds or hands of a whole game; None for Tonk),
+      :meth:`cards_dealt`, ``schedule_wraps`` (a tournament's rounds continue the sequence,
+      starting again at 1 after the last) and :meth:`sequence_start`;
+    - who wins: ``lower_wins``; the tie-breaks: ``tiebreaks`` (:class:`TieBreak`, in order);
+    - the tournament defaults: ``table_sizes`` (:class:`TableSizes`),
+      ``default_hands_per_round``, ``max_hands_per_round``, ``max_rounds``;
+    - ``unit`` (``"stake units"`` or ``"points"``) and ``has_stakes`` (played for money:
+      a stake, a currency and settling up);
+    - ``options_type``: the house-rule options.
     """
 
     name: ClassVar[str]
@@ -341,9 +400,30 @@ class Game(ABC, Generic[OptionsT, HandT]):
     lower_wins: ClassVar[bool]
     unit: ClassVar[str]
     """``"stake units"`` or ``"points"``."""
+    has_stakes: ClassVar[bool] = False
+    """Played for stakes: a game may carry a stake and a currency, and be settled up."""
     number_key: ClassVar[str | None]
     """The key numbering hands (``"round"``, ``"hand"``), or None when hands are not numbered."""
+    schedule_length: ClassVar[int | None] = None
+    """The rounds (hands) of a whole game of a numbered game; None when there is no schedule."""
+    schedule_wraps: ClassVar[bool] = False
+    """A tournament's rounds continue the schedule, hand 1 again after the last (Bluke)."""
+    tiebreaks: ClassVar[tuple[TieBreak, ...]] = ()
+    """The tie-break columns of the tournament standings, in the order they are applied."""
+    table_sizes: ClassVar[TableSizes]
+    """A tournament's default table sizes."""
+    default_hands_per_round: ClassVar[int] = 1
+    """Hands a tournament round plays unless the director says otherwise."""
+    max_hands_per_round: ClassVar[int] = 99
+    """The most hands a tournament round may play (Rook: 1, one contract round)."""
+    max_rounds: ClassVar[int] = 99
+    """The most rounds a tournament of this game may have."""
     options_type: ClassVar[type[Options]]
+
+    @property
+    def label(self) -> str:
+        """The game's name as people know it (English; translate it with gettext)."""
+        return self.title
 
     def options(self, raw: object = None) -> OptionsT:
         """The game's house rules from a JSON object (missing keys take their defaults).
@@ -367,6 +447,24 @@ class Game(ABC, Generic[OptionsT, HandT]):
                 detail="player_count",
                 params={"count": n},
             )
+
+    def cards_dealt(self, number: int) -> int | None:
+        """Cards dealt to each player in round (hand) ``number`` of the schedule; None for a
+        game without a schedule."""
+        return None
+
+    def sequence_start(self, round_number: int, hands_per_round: int) -> int | None:
+        """The first round (hand) number that tournament round ``round_number`` (1, 2, ...)
+        plays when each round plays ``hands_per_round`` of them; None for a game without a
+        schedule (each round is a fresh sitting). By default round ``r`` continues where
+        round ``r - 1`` stopped, starting again at 1 after the last when
+        ``schedule_wraps``."""
+        if self.schedule_length is None:
+            return None
+        start = (round_number - 1) * hands_per_round
+        if self.schedule_wraps:
+            start %= self.schedule_length
+        return start + 1
 
     @abstractmethod
     def read_hand(
@@ -393,8 +491,9 @@ class Game(ABC, Generic[OptionsT, HandT]):
     def hand_to_json(self, hand: HandT) -> dict[str, object]:
         """The canonical hand object of the format (canonical card notation, no extra keys)."""
 
-    def hand_number(self, hand: HandT) -> int | None:
-        """The hand's (round's) number, for numbered games."""
+    def schedule_number(self, hand: HandT) -> int | None:
+        """The hand's place in the game's schedule (its round or hand number), for numbered
+        games; None otherwise. Not the order of entry (``scoring``'s ``Hand.number``)."""
         return None
 
     def rank(self, totals: Mapping[str, int], players: Sequence[str]) -> list[list[str]]:
@@ -402,16 +501,22 @@ class Game(ABC, Generic[OptionsT, HandT]):
         return rank_players(totals, players, lower_wins=self.lower_wins)
 
 
-_GAMES: dict[str, Game[Any, Any]] = {}
+_GAMES: dict[str, GameRules[Any, Any]] = {}
 
 
-def register(game: Game[Any, Any]) -> Game[Any, Any]:
+def register(game: GameRules[Any, Any]) -> GameRules[Any, Any]:
     """Add a game to the registry under ``game.name``."""
     _GAMES[game.name] = game
     return game
 
 
-def find_game(name: object) -> Game[Any, Any]:
+def unregister(name: str) -> None:
+    """Remove the game called ``name`` from the registry (a test's own game); no error when
+    it is not there."""
+    _GAMES.pop(name, None)
+
+
+def find_game(name: object) -> GameRules[Any, Any]:
     """The registered game called ``name`` (``"tonk"``, ``"rook"``, ``"bluke"``).
 
     Raises:
@@ -423,6 +528,6 @@ def find_game(name: object) -> Game[Any, Any]:
     raise FormatError(f"unknown game {name!r}: the games are {known}", detail="unknown_game")
 
 
-def all_games() -> tuple[Game[Any, Any], ...]:
+def all_games() -> tuple[GameRules[Any, Any], ...]:
     """Every registered game."""
     return tuple(_GAMES.values())

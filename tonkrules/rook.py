@@ -10,12 +10,15 @@ from typing import ClassVar
 from .cards import RookCard, RookDeck
 from .errors import ContractError, FormatError, NotOutError, SequenceError
 from .games import (
-    Game,
+    GameRules,
     HandScore,
     Options,
+    TableSizes,
+    TieBreak,
     cards_value,
     choice,
     forbid,
+    gettext_noop,
     hand_object,
     hand_winners,
     obj,
@@ -197,17 +200,49 @@ def verify_contract(
     )
 
 
-class Rook(Game[RookOptions, RookRound]):
+class Rook(GameRules[RookOptions, RookRound]):
     """Toonerville Rook, contract rummy for 3 to 5 players over 11 rounds (rules/rook.md)."""
 
     name = "rook"
-    title = "Toonerville Rook"
+    title = gettext_noop("Toonerville Rook")
     rules_version = "rook/1"
     min_players = 3
     max_players = 5
     lower_wins = True
     unit = "points"
     number_key = "round"
+    schedule_length = ROUNDS
+    tiebreaks = (
+        TieBreak(
+            "rounds_out",
+            gettext_noop("Rounds out"),
+            gettext_noop("Rounds in which the player went out; more is better."),
+            higher_is_better=True,
+            source="went_out",
+        ),
+        TieBreak(
+            "best_round",
+            gettext_noop("Best round"),
+            gettext_noop("The player's lowest score in a single round; lower is better."),
+            higher_is_better=False,
+            source="best_round",
+        ),
+    )
+    table_sizes = TableSizes(allowed=(3, 4, 5), preferred=4)
+    default_hands_per_round = 1
+    #: A tournament round is one contract round, dealt afresh at every table.
+    max_hands_per_round = 1
+    #: Round r plays contract r.
+    max_rounds = ROUNDS
+
+    def cards_dealt(self, number: int) -> int:
+        """Cards dealt to each player in round ``number`` (its contract, rules/rook.md)."""
+        return CONTRACTS[number].cards_dealt
+
+    def sequence_start(self, round_number: int, hands_per_round: int) -> int:
+        """Tournament round ``r`` plays contract round ``r`` (one round per tournament round)."""
+        return round_number
+
     options_type: ClassVar[type[Options]] = RookOptions
 
     def read_hand(
@@ -349,7 +384,7 @@ class Rook(Game[RookOptions, RookRound]):
     def hand_to_json(self, hand: RookRound) -> dict[str, object]:
         return hand.to_json()
 
-    def hand_number(self, hand: RookRound) -> int:
+    def schedule_number(self, hand: RookRound) -> int:
         return hand.round
 
 

@@ -14,7 +14,7 @@ from decimal import Decimal, localcontext
 from typing import Any
 
 from .errors import FormatError, PlayerError, RuleError
-from .games import Game, HandScore, Options, find_game, hand_object
+from .games import GameRules, HandScore, Options, find_game, hand_object
 
 FORMAT = "tabletally.scoresheet/1"
 RESULT_FORMAT = "tabletally.result/1"
@@ -57,7 +57,7 @@ class SheetError(ValueError):
 class Sheet:
     """A checked score sheet: the game, the seated players, the house rules and the hands."""
 
-    game: Game[Any, Any]
+    game: GameRules[Any, Any]
     players: tuple[str, ...]
     options: Options
     hands: tuple[Any, ...]
@@ -115,7 +115,7 @@ class SheetResult:
 
 def _top(
     data: object,
-) -> tuple[Game[Any, Any], tuple[str, ...], Options, Decimal | None, str | None, list[object]]:
+) -> tuple[GameRules[Any, Any], tuple[str, ...], Options, Decimal | None, str | None, list[object]]:
     data = hand_object(data, allowed=TOP_KEYS, required=REQUIRED_TOP_KEYS, what="a score sheet")
     if data["format"] != FORMAT:
         raise FormatError(
@@ -217,7 +217,7 @@ def read_sheet(data: object) -> Sheet:
         except RuleError as exc:
             raise SheetError(exc, i) from exc
         hands.append(hand)
-        previous = game.hand_number(hand)
+        previous = game.schedule_number(hand)
     assert isinstance(data, dict)
     given = data.get("options") or None
     return Sheet(game, players, options, tuple(hands), stake, currency, given)

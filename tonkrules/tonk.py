@@ -10,14 +10,17 @@ from typing import ClassVar
 from .cards import STANDARD_DECK, Card
 from .errors import FormatError, HandSizeError, NotOutError, TotalError
 from .games import (
-    Game,
+    GameRules,
     HandScore,
     Options,
+    TableSizes,
+    TieBreak,
     Warning,
     boolean,
     cards_value,
     choice,
     forbid,
+    gettext_noop,
     hand_object,
     hand_winners,
     obj,
@@ -242,17 +245,38 @@ def _knock(
         ledger.each_pays(payers, winner, 1)
 
 
-class Tonk(Game[TonkOptions, TonkHand]):
+class Tonk(GameRules[TonkOptions, TonkHand]):
     """Tonk, knock rummy for 2 to 4 players, scored in stake units (rules/tonk.md)."""
 
     name = "tonk"
-    title = "Tonk"
+    title = gettext_noop("Tonk")
     rules_version = "tonk/1"
     min_players = 2
     max_players = 4
     lower_wins = False
     unit = "stake units"
+    has_stakes = True
     number_key = None
+    tiebreaks = (
+        TieBreak(
+            "hands_won",
+            gettext_noop("Hands won"),
+            gettext_noop("Hands the player won; more is better."),
+            higher_is_better=True,
+            source="won",
+        ),
+        TieBreak(
+            "best_round",
+            gettext_noop("Best round"),
+            gettext_noop(
+                "The player's highest net stake units in a single round; higher is better."
+            ),
+            higher_is_better=True,
+            source="best_round",
+        ),
+    )
+    table_sizes = TableSizes(allowed=(2, 3), preferred=3)
+    default_hands_per_round = 10
     options_type: ClassVar[type[Options]] = TonkOptions
     deck = STANDARD_DECK
 
