@@ -25,7 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
-from scoring import selectors, services
+from scoring import games, selectors, services
 from scoring.api_auth import TableKeyAuthentication, game_for, is_table
 from scoring.errors import HandNotFound, NotTonk, ScoringConflict
 from scoring.models import Game, Hand, Seat
@@ -199,11 +199,19 @@ def hand_body(hand: Hand) -> dict[str, Any]:
     }
 
 
+class GameKindField(serializers.ChoiceField):
+    """A game's name: one of the games registered in ``scoring.games`` when the serializer is
+    made (DRF makes each field anew per serializer, so a game registered later is included)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=games.choices(), **kwargs)
+
+
 class GameOut(serializers.Serializer):
     """A game (the schema of :func:`game_body`)."""
 
     id = serializers.IntegerField()
-    game = serializers.ChoiceField(choices=Game.Kind.choices)
+    game = GameKindField()
     players = serializers.ListField(child=serializers.DictField())
     options = serializers.DictField()
     rules_version = serializers.CharField()
@@ -285,7 +293,7 @@ class GameSummaryOut(serializers.Serializer):
     """A game in a list (the schema of :func:`game_summary`)."""
 
     id = serializers.IntegerField()
-    game = serializers.ChoiceField(choices=Game.Kind.choices)
+    game = GameKindField()
     players = serializers.ListField(child=serializers.CharField())
     club = serializers.IntegerField(allow_null=True)
     state = serializers.ChoiceField(choices=Game.State.choices)
@@ -387,7 +395,7 @@ class SettleUpApi(GameApiView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
-        if game.kind != Game.Kind.TONK:
+        if not game.adapter.has_stakes:
             raise NotTonk("settling up is for Tonk, played for stakes", game=game.kind)
         return Response(selectors.tonk_settle_up(game))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any, ClassVar
@@ -21,8 +21,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scoring import games
 from scoring.errors import IdempotencyKeyReused
-from scoring.models import Game
+from scoring.games import adapter_for
 from scoring.services import MAX_NAME_LENGTH, MAX_STAKE_LENGTH, SeatSpec
 from tonkrules import RuleError, find_game
 from tonkrules.errors import PlayerError
@@ -34,71 +35,17 @@ SEATS = 5
 DEFAULT_CURRENCY = "USD"
 """The currency of a Tonk stake entered without one."""
 
-GAMES: tuple[str, ...] = tuple(Game.Kind.values)
-"""The games on the form, in the order they are offered."""
-
 
 # --- house rules: labels and explanations people read ---------------------------------------
 # The keys, defaults and parsers come from the rules engine (``Options.describe()`` and the
 # options dataclass); the words are here so that they can be translated. Each explanation is
 # the engine's one-line help, word for word, as the message id.
 
-OPTION_TEXT: dict[tuple[str, str], tuple[Promise, Promise]] = {
-    ("tonk", "initial_tonk_totals"): (
-        _("Totals that win at the deal"),
-        _("Totals of the five dealt cards that win at the deal."),
-    ),
-    ("tonk", "caught_low_bonus"): (
-        _("Bonus to the lowest hand after a catch"),
-        _(
-            "After a catch, who pays the lowest hand 1: everyone outside the lowest group, "
-            "only the other non-knockers, or nobody."
-        ),
-    ),
-    ("tonk", "stock_tie"): (
-        _("Tie for lowest when the stock runs out"),
-        _(
-            "When the stock runs out and several players tie for lowest: "
-            "each collects, or nobody pays."
-        ),
-    ),
-    ("tonk", "double_requires_new_spread"): (
-        _("Double pay only with a new spread"),
-        _("A tonk out pays double only if that turn laid down a new spread."),
-    ),
-    ("tonk", "must_lay_down_spreads"): (
-        _("Warn about spreads kept in hand"),
-        _("Warn when a knock or stock-out hand still holds a spread (three aces excepted)."),
-    ),
-    ("tonk", "upcard"): (
-        _("Turn an upcard after the deal"),
-        _("The card after the deal starts the discard pile (recorded only)."),
-    ),
-    ("rook", "decks"): (
-        _("Decks in play"),
-        _("Copies of each card in play; by default one deck per player."),
-    ),
-    ("rook", "contract_mode"): (
-        _("Contract lay-down"),
-        _("exact: the lay-down is exactly the contract; at_least: extra melds are allowed."),
-    ),
-    ("rook", "min_natural_per_meld"): (
-        _("Natural cards per meld, at least"),
-        _("Natural (non-Rook) cards every meld needs."),
-    ),
-    ("rook", "max_rooks_per_meld"): (
-        _("Rooks per meld, at most"),
-        _("The most Rooks one meld may hold; none: no cap."),
-    ),
-    ("bluke", "allow_zero_bid"): (
-        _("Allow a bid of 0"),
-        _("Bids may be 0; a bid of 0 scores 1 per trick taken."),
-    ),
-    ("bluke", "bluke_lead_rule"): (
-        _("After a Bluke is led"),
-        _("When a Bluke is led: free (no suit to follow) or the next card played sets the suit."),
-    ),
-}
+
+def _option_text(game: str, key: str) -> tuple[Any, Any] | None:
+    """An option's label and explanation from its game's adapter (``option_texts``)."""
+    return adapter_for(game).option_texts.get(key)
+
 
 CHOICE_TEXT: dict[tuple[str, str], Promise] = {
     ("caught_low_bonus", "all_others"): _("everyone outside the lowest group"),
@@ -113,12 +60,6 @@ CHOICE_TEXT: dict[tuple[str, str], Promise] = {
     ("bluke_lead_rule", "next_card_sets_suit"): _("the next card played sets the suit"),
 }
 """What each value of a choice option means, keyed by (option, value)."""
-
-NO_DEFAULT_TEXT: dict[tuple[str, str], Promise] = {
-    ("rook", "decks"): _("one per player"),
-    ("rook", "max_rooks_per_meld"): _("no cap"),
-}
-"""What an option whose default is ``null`` means, shown as its default."""
 
 
 @dataclass(frozen=True)
@@ -180,7 +121,7 @@ def _default_text(game: str, key: str, default: object) -> Any:
     if isinstance(default, bool):
         return gettext_lazy("on") if default else gettext_lazy("off")
     if default is None:
-        return NO_DEFAULT_TEXT.get((game, key), gettext_lazy("none"))
+        return adapter_for(game).no_default_texts.get(key, gettext_lazy("none"))
     if isinstance(default, list):
         return ", ".join(str(v) for v in default)
     if isinstance(default, str):
@@ -193,8 +134,9 @@ def house_rules(game: str) -> list[HouseRule]:
     rules = []
     for described in find_game(game).options_type.describe():
         key = str(described["key"])
-        label, help_ = OPTION_TEXT.get(
-            (game, key), (key.replace("_", " ").capitalize(), described["help"])
+        label, help_ = _option_text(game, key) or (
+            key.replace("_", " ").capitalize(),
+            described["help"],
         )
         rules.append(
             HouseRule(
@@ -235,21 +177,45 @@ def option_field(game: str, rule: HouseRule) -> forms.Field:
     raise TypeError(f"no form field for {game} option {rule.key!r} ({default!r})")
 
 
-HOUSE_RULES: dict[str, list[HouseRule]] = {game: house_rules(game) for game in GAMES}
+class _HouseRules(Mapping[str, list[HouseRule]]):
+    """Game name → its house rules (:func:`house_rules`), for every registered game (the
+    registry of ``scoring.games``), read when asked: a game registered later is included."""
+
+    def __getitem__(self, game: str) -> list[HouseRule]:
+        adapter_for(game)  # LookupError: no such game
+        return house_rules(game)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(games.names())
+
+    def __len__(self) -> int:
+        return len(games.names())
+
+
+HOUSE_RULES: Mapping[str, list[HouseRule]] = _HouseRules()
+"""Each registered game's house rules, by game name."""
 
 
 # --- the form ---------------------------------------------------------------------------------
 
 
+def _has_stakes(kind: object) -> bool:
+    """Whether game ``kind`` is played for stakes (False for no or an unknown game)."""
+    try:
+        return games.adapter_for(kind).has_stakes
+    except LookupError:
+        return False
+
+
 def _game_choices() -> list[tuple[str, str]]:
     choices = []
-    for kind, title in Game.Kind.choices:
-        engine = find_game(kind)
+    for adapter in games.all_adapters():
+        engine = adapter.rules
         choices.append(
             (
-                kind,
+                adapter.name,
                 gettext("%(game)s, %(min)d–%(max)d players")
-                % {"game": title, "min": engine.min_players, "max": engine.max_players},
+                % {"game": adapter.label, "min": engine.min_players, "max": engine.max_players},
             )
         )
     return choices
@@ -314,7 +280,7 @@ class GameStartForm(forms.Form):
     A house rule left at its default is not passed on: the game stores only what differs.
     """
 
-    kind = forms.ChoiceField(label=_("Game"), widget=forms.RadioSelect, initial=GAMES[0])
+    kind = forms.ChoiceField(label=_("Game"), widget=forms.RadioSelect, initial=games.names()[0])
     club = forms.ModelChoiceField(
         label=_("Club"),
         queryset=None,  # set in __init__: the user's clubs
@@ -361,7 +327,7 @@ class GameStartForm(forms.Form):
                 max_length=MAX_NAME_LENGTH,
                 widget=forms.TextInput(attrs=attrs),
             )
-        for game in GAMES:
+        for game in games.names():
             for rule in HOUSE_RULES[game]:
                 self.fields[rule.field_name] = option_field(game, rule)
         if not self.is_bound:
@@ -375,21 +341,24 @@ class GameStartForm(forms.Form):
 
     def rule_groups(self) -> Iterator[dict[str, Any]]:
         """Per game: its name, title, and each house rule with its bound field."""
-        for kind, title in Game.Kind.choices:
+        for adapter in games.all_adapters():
             yield {
-                "game": kind,
-                "title": title,
+                "game": adapter.name,
+                "title": adapter.label,
+                "has_stakes": adapter.has_stakes,
                 "rules": [
-                    {"rule": rule, "field": self[rule.field_name]} for rule in HOUSE_RULES[kind]
+                    {"rule": rule, "field": self[rule.field_name]}
+                    for rule in HOUSE_RULES[adapter.name]
                 ],
             }
 
     # --- reading the form --------------------------------------------------------------------
 
     def _other_fields(self, kind: str | None) -> list[str]:
-        """The fields of the games not chosen, and the stake unless Tonk: not read."""
-        names = [r.field_name for game in GAMES if game != kind for r in HOUSE_RULES[game]]
-        if kind != "tonk":
+        """The fields of the games not chosen, and the stake unless the chosen game is played
+        for stakes: not read."""
+        names = [r.field_name for game in games.names() if game != kind for r in HOUSE_RULES[game]]
+        if not _has_stakes(kind):
             names += ["stake", "currency"]
         return names
 
@@ -427,7 +396,7 @@ class GameStartForm(forms.Form):
         """The keyword arguments of :func:`scoring.services.game_start` (all but the user)."""
         kind = self.cleaned_data["kind"]
         stake = currency = None
-        if kind == "tonk":
+        if _has_stakes(kind):
             stake = self.cleaned_data.get("stake", "").replace(",", ".") or None
             currency = self.cleaned_data.get("currency") or None
             if stake is not None and currency is None:
@@ -497,7 +466,7 @@ def start_error_text(error: RuleError, kind: str) -> str:
         engine = find_game(kind)
         count = error.params.get("count", 0)
         return gettext("%(game)s is played by %(min)d to %(max)d players, not %(count)d.") % {
-            "game": Game.Kind(kind).label,
+            "game": games.label_of(kind),
             "min": engine.min_players,
             "max": engine.max_players,
             "count": count,

@@ -12,6 +12,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring.games import GameAdapter, adapter_for
+from scoring.games import choices as game_choices
+
 
 def new_table_key() -> str:
     """A private, unguessable key for a table's link (``secrets.token_urlsafe``)."""
@@ -21,17 +24,13 @@ def new_table_key() -> str:
 class Game(models.Model):
     """One sitting of one game by a fixed set of seated players, at one table."""
 
-    class Kind(models.TextChoices):
-        TONK = "tonk", _("Tonk")
-        ROOK = "rook", _("Toonerville Rook")
-        BLUKE = "bluke", _("Bluke")
-
     class State(models.TextChoices):
         WAITING = "waiting", _("Waiting")  # seated; hands are taken once it opens
         IN_PLAY = "in_play", _("In play")
         FINISHED = "finished", _("Finished")
 
-    kind = models.CharField(_("game"), max_length=16, choices=Kind.choices)
+    #: The game's name; the games are the registry's (``scoring.games``).
+    kind = models.CharField(_("game"), max_length=16, choices=game_choices)
     club = models.ForeignKey(
         "tournaments.Club",
         on_delete=models.PROTECT,
@@ -105,6 +104,12 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"
+
+    @property
+    def adapter(self) -> GameAdapter:
+        """The game's adapter (``scoring.games``): its rules, entry form and partials.
+        ``LookupError`` for a game no longer registered."""
+        return adapter_for(self.kind)
 
 
 class Seat(models.Model):

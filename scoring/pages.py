@@ -22,12 +22,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import selectors, services
 from scoring.entry import (
-    ENTRY_FORMS,
     CardGrid,
     EntryForm,
-    bidding_order,
-    bluke_cards_dealt,
-    contract_text,
     entry_changes,
     hand_summary,
     new_idempotency_key,
@@ -43,10 +39,8 @@ from scoring.errors import (
     StaleRevision,
     VoidRefused,
 )
+from scoring.games import adapter_for
 from scoring.models import Game, Hand
-from tonkrules import find_game
-from tonkrules.bluke import cards_dealt
-from tonkrules.rook import CONTRACTS
 from tonkrules.sheet import SheetError
 
 ROBOTS = "noindex, nofollow"
@@ -68,7 +62,7 @@ def _who(request: HttpRequest) -> dict[str, Any]:
 
 
 def _form_class(game: Game) -> type[EntryForm]:
-    return ENTRY_FORMS[game.kind]
+    return adapter_for(game.kind).entry_form
 
 
 def _next(
@@ -95,10 +89,9 @@ def _new_form(
         "dealer": nxt["dealer"],
         "after": game.last_number,
     }
-    if game.kind == "rook":
-        initial["round"] = nxt["number"]
-    elif game.kind == "bluke":
-        initial["hand"] = nxt["number"]
+    number_key = adapter_for(game.kind).rules.number_key
+    if number_key is not None:
+        initial[number_key] = nxt["number"]
     return _form_class(game)(names=names, options=options, initial=initial)
 
 
@@ -147,45 +140,34 @@ def _context(
     nxt = _next(game, names, last, played=len(hands))
     if form is None:
         form = _new_form(game, names, options, last, played=len(hands))
+    adapter = adapter_for(game.kind)
     next_info: dict[str, Any] = {"dealer": names[nxt["dealer"]], "done": nxt["done"]}
-    if game.kind == "rook" and not nxt["done"]:
-        contract = CONTRACTS[nxt["number"]]
-        next_info |= {
-            "round": nxt["number"],
-            "contract": contract_text(contract),
-            "cards": contract.cards_dealt,
-            "decks": options.deck(len(names)).decks,
-            "no_discard": not contract.discard_allowed,
-        }
-    elif game.kind == "bluke" and not nxt["done"]:
-        next_info |= {
-            "hand": nxt["number"],
-            "cards": cards_dealt(nxt["number"]),
-            "bidding": bidding_order(names, nxt["dealer"]),
-        }
+    if not nxt["done"]:
+        next_info |= adapter.next_info(
+            number=nxt["number"], dealer=nxt["dealer"], names=names, options=options
+        )
+    grid = CardGrid(game.kind, players=len(names), options=options)
     link = request.build_absolute_uri(reverse("scoring:table", kwargs={"key": game.table_key}))
     return {
         "game": game,
-        "title": engine.title,
-        "unit": _("stake units") if engine.name == "tonk" else _("points"),
+        "adapter": adapter,
+        "title": adapter.label,
+        "unit": adapter.unit_label,
         "lower_wins": engine.lower_wins,
         "names": names,
         "sheet": _sheet(game, hands, names),
         "next": next_info,
         "form": form,
-        "grid": CardGrid(game.kind, players=len(names), options=options),
+        "grid": grid,
         "finished": game.state == Game.State.FINISHED,
         "waiting": game.state == Game.State.WAITING,
         "recorded": recorded,
         "link": link,
         "qr": segno.make(link, error="m").svg_inline(scale=4, omitsize=True, title=_("Table link")),
-        "settle": selectors.tonk_settle_up(game) if game.kind == "tonk" and hands else None,
+        "settle": selectors.tonk_settle_up(game) if adapter.has_stakes and hands else None,
         "entry_data": {
-            "copies": CardGrid(game.kind, players=len(names), options=options).copies,
-            "bluke_cards": bluke_cards_dealt() if game.kind == "bluke" else None,
-            "rook_cards": {r: c.cards_dealt for r, c in CONTRACTS.items()}
-            if game.kind == "rook"
-            else None,
+            "copies": grid.copies,
+            **adapter.entry_data(names=names, options=options),
         },
         "robots": ROBOTS,
     }
@@ -320,17 +302,20 @@ def hand_edit(request: HttpRequest, key: str, number: int) -> HttpResponse:
             }
         )
         previous = entry
-    engine = find_game(game.kind)
+    adapter = adapter_for(game.kind)
+    engine = adapter.rules
+    grid = CardGrid(game.kind, players=len(names), options=options)
     context = {
         "game": game,
-        "title": engine.title,
+        "adapter": adapter,
+        "title": adapter.label,
         "names": names,
         "number": number,
         "current": current,
         "revisions": revisions,
         "form": form,
-        "grid": CardGrid(game.kind, players=len(names), options=options),
-        "entry_data": {"copies": CardGrid(game.kind, players=len(names), options=options).copies},
+        "grid": grid,
+        "entry_data": {"copies": grid.copies},
         "can_void": current is not None
         and (engine.number_key is None or _is_latest(game, current)),
         "robots": ROBOTS,
@@ -456,11 +441,13 @@ def finish(request: HttpRequest, key: str) -> HttpResponse:
 def settle_up(request: HttpRequest, key: str) -> HttpResponse:
     """Tonk: each player's net in stake units and money, and the fewest payments."""
     game = _game(key)
-    if game.kind != "tonk":
+    adapter = adapter_for(game.kind)
+    if not adapter.has_stakes:
         raise Http404
     context = {
         "game": game,
-        "title": find_game(game.kind).title,
+        "adapter": adapter,
+        "title": adapter.label,
         "settle": selectors.tonk_settle_up(game),
         "robots": ROBOTS,
     }
@@ -471,13 +458,14 @@ def settle_up(request: HttpRequest, key: str) -> HttpResponse:
 def print_sheet(request: HttpRequest, key: str) -> HttpResponse:
     """The score sheet laid out for paper."""
     game = _game(key)
-    engine = find_game(game.kind)
+    adapter = adapter_for(game.kind)
     names = [name for name, _seat in game.seating]
     context = {
         "game": game,
-        "title": engine.title,
-        "unit": _("stake units") if engine.name == "tonk" else _("points"),
-        "lower_wins": engine.lower_wins,
+        "adapter": adapter,
+        "title": adapter.label,
+        "unit": adapter.unit_label,
+        "lower_wins": adapter.rules.lower_wins,
         "names": names,
         "sheet": _sheet(game, selectors.current_hands(game), names),
         "robots": ROBOTS,

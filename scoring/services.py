@@ -37,9 +37,8 @@ from scoring.errors import (
 from scoring.models import Game, Hand, ScoreLine, ScoresheetJob, Seat
 from scoring.tasks import scoresheet_job_run
 from tonkrules import HandScore, RuleError, find_game
-from tonkrules.bluke import HANDS as BLUKE_HANDS
 from tonkrules.errors import FormatError, PlayerError, SequenceError
-from tonkrules.games import Game as EngineGame
+from tonkrules.games import GameRules
 from tonkrules.sheet import (
     SheetError,
     parse_currency,
@@ -82,7 +81,7 @@ class SeatSpec:
     player_id: int | None = None
 
 
-def engine_of(game: Game) -> tuple[EngineGame[Any, Any], Any, dict[str, int]]:
+def engine_of(game: Game) -> tuple[GameRules[Any, Any], Any, dict[str, int]]:
     """The game's rules engine, its house rules, and its seat ids by name in seat order."""
     engine = find_game(game.kind)
     return engine, engine.options(game.options), {name: seat_id for name, seat_id in game.seating}
@@ -154,7 +153,7 @@ def _write_hand(
     number: int,
     revision: int,
     entry: object,
-    engine: EngineGame[Any, Any],
+    engine: GameRules[Any, Any],
     record: Any,
     score_: HandScore,
     seats: dict[str, int],
@@ -173,7 +172,7 @@ def _write_hand(
         "number": number,
         "revision": revision,
         "state": Hand.State.CURRENT,
-        "sequence": engine.hand_number(record),
+        "sequence": engine.schedule_number(record),
         "entry_text": as_json_text(entry),
         "record_text": as_json_text(engine.hand_to_json(record)),
         "warnings": [w.to_json() for w in score_.warnings],
@@ -286,7 +285,7 @@ def game_start(
     """Seat players at a new game (rules: the game's player count; names as the format).
 
     Args:
-        kind: ``"tonk"``, ``"rook"`` or ``"bluke"``.
+        kind: a registered game's name (``tonkrules.find_game``: ``"tonk"``, ``"rook"``…).
         players: seat order, clockwise; names, or :class:`SeatSpec` naming club players.
         options: house rules (JSON object); missing keys take the rules' defaults.
         stake: Tonk only: the money value of one stake unit, a decimal string (``"0.25"``).
@@ -328,7 +327,7 @@ def game_start(
     try:
         engine = find_game(kind)
         engine.options(options)  # validates; the game keeps the options as given
-        if engine.name != "tonk" and (stake is not None or currency is not None):
+        if not engine.has_stakes and (stake is not None or currency is not None):
             raise FormatError("a stake and a currency are for Tonk only", detail="key_not_allowed")
         stake_text = ""
         if stake is not None:
@@ -450,7 +449,11 @@ def _previous_sequence(game: Game, before: int | None, *, first: bool) -> int | 
     0 after Bluke's hand 25 when the game's hands start again."""
     if first and game.sequence_from is not None:
         return game.sequence_from - 1
-    if before is not None and game.sequence_wraps and before == BLUKE_HANDS:
+    if (
+        before is not None
+        and game.sequence_wraps
+        and before == find_game(game.kind).schedule_length
+    ):
         return 0
     return before
 
@@ -566,7 +569,7 @@ def hand_record(
     _add_to_totals(game, score_.scores.items(), +1)
     game.last_number = number
     game.current_hands += 1
-    game.last_sequence = engine.hand_number(record)
+    game.last_sequence = engine.schedule_number(record)
     hand = _write_hand(
         game=game,
         number=number,
@@ -653,7 +656,7 @@ def hand_correct(
     try:
         record = engine.read_hand(entry, players=names, options=options, previous=previous)
         following = current[index + 1] if index + 1 < len(current) else None
-        new_sequence = engine.hand_number(record)
+        new_sequence = engine.schedule_number(record)
         if (
             following is not None
             and new_sequence is not None
@@ -670,7 +673,7 @@ def hand_correct(
     _add_to_totals(game, _line_scores(old), -1)
     _add_to_totals(game, score_.scores.items(), +1)
     if index == len(current) - 1:
-        game.last_sequence = engine.hand_number(record)
+        game.last_sequence = engine.schedule_number(record)
     old.state = Hand.State.SUPERSEDED
     old.save(update_fields=("state",))
     hand = _write_hand(

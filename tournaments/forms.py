@@ -23,6 +23,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring import games
 from scoring.forms import (
     DEFAULT_CURRENCY,
     HOUSE_RULES,
@@ -32,10 +33,9 @@ from scoring.forms import (
     stake_field,
     start_error_text,
 )
+from scoring.games import adapter_for
 from scoring.services import MAX_NAME_LENGTH
-from tonkrules import RuleError, find_game
-from tonkrules.bluke import HANDS as BLUKE_HANDS
-from tonkrules.rook import ROUNDS as ROOK_ROUNDS
+from tonkrules import RuleError
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import (
@@ -49,14 +49,11 @@ from tournaments.models import (
     Tournament,
 )
 
-GAMES: tuple[str, ...] = tuple(Tournament.Kind.values)
-"""The games a tournament plays, in the order they are offered."""
-
 TABLE_SIZES = (2, 3, 4, 5)
 """The table sizes offered (the service refuses those the chosen game does not allow)."""
 
 MAX_ROUNDS = 99
-"""The most rounds of a Tonk or Bluke tournament (the service's limit)."""
+"""The most rounds the form takes for any game (``GameRules.max_rounds`` may be fewer)."""
 
 
 # --- words for the services' refusals ---------------------------------------------------------
@@ -121,15 +118,23 @@ def _name_problem(name: str) -> str | None:
 # --- creating a tournament --------------------------------------------------------------------
 
 
+def _has_stakes(kind: object) -> bool:
+    """Whether game ``kind`` is played for stakes (False for no or an unknown game)."""
+    try:
+        return adapter_for(kind).has_stakes
+    except LookupError:
+        return False
+
+
 def _game_choices() -> list[tuple[str, str]]:
     choices = []
-    for kind, title in Tournament.Kind.choices:
-        engine = find_game(kind)
+    for adapter in games.all_adapters():
+        engine = adapter.rules
         choices.append(
             (
-                kind,
+                adapter.name,
                 gettext("%(game)s, %(min)d–%(max)d a table")
-                % {"game": title, "min": engine.min_players, "max": engine.max_players},
+                % {"game": adapter.label, "min": engine.min_players, "max": engine.max_players},
             )
         )
     return choices
@@ -162,7 +167,7 @@ class TournamentForm(forms.Form):
     shows the chosen game's only).
     """
 
-    kind = forms.ChoiceField(label=_("Game"), widget=forms.RadioSelect, initial=GAMES[1])
+    kind = forms.ChoiceField(label=_("Game"), widget=forms.RadioSelect, initial=games.names()[1])
     name = forms.CharField(
         label=_("Name"),
         max_length=120,
@@ -244,7 +249,7 @@ class TournamentForm(forms.Form):
         self.fields["kind"].choices = _game_choices()
         self.fields["time_zone"].choices = _time_zone_choices()
         self.fields["time_zone"].initial = default_time_zone(club)
-        for game in GAMES:
+        for game in games.names():
             self._add_game_fields(game)
             for rule in HOUSE_RULES[game]:
                 self.fields[rule.field_name] = option_field(game, rule)
@@ -255,13 +260,14 @@ class TournamentForm(forms.Form):
         """Rounds, table sizes, preferred size and hands per round of one game, with that
         game's defaults as initial values."""
         sizes, prefer = DEFAULT_SIZES[game]
-        if game == "rook":
+        rules = adapter_for(game).rules
+        if rules.max_rounds < MAX_ROUNDS:  # a schedule fixes them (Rook: round r, contract r)
             rounds = forms.IntegerField(
                 label=_("Rounds"),
                 required=False,
                 min_value=1,
-                max_value=ROOK_ROUNDS,
-                initial=ROOK_ROUNDS,
+                max_value=rules.max_rounds,
+                initial=rules.max_rounds,
             )
         else:
             rounds = forms.IntegerField(
@@ -284,8 +290,8 @@ class TournamentForm(forms.Form):
             required=False,
             initial=prefer,
         )
-        if game != "rook":
-            top = BLUKE_HANDS if game == "bluke" else MAX_ROUNDS
+        if rules.max_hands_per_round > 1:  # not fixed at one (Rook's contract round)
+            top = rules.max_hands_per_round
             hands = forms.IntegerField(
                 label=_("Hands per round"),
                 required=False,
@@ -301,32 +307,12 @@ class TournamentForm(forms.Form):
     def game_groups(self) -> Iterator[dict[str, Any]]:
         """Per game: its name, title, the options that depend on it (each with the line that
         explains it and its default), and its house rules."""
-        for kind, title in Tournament.Kind.choices:
+        for adapter in games.all_adapters():
+            kind, title = adapter.name, adapter.label
             sizes, prefer = DEFAULT_SIZES[kind]
-            engine = find_game(kind)
-            if kind == "rook":
-                rounds_help = gettext(
-                    "Round r plays contract r, so at most %(max)d rounds. Default: %(max)d."
-                ) % {"max": ROOK_ROUNDS}
-                hands_help = gettext(
-                    "Each round is one contract round, dealt afresh at every table."
-                )
-            elif kind == "bluke":
-                rounds_help = gettext("Required: how many rounds, 1 to %(max)d.") % {
-                    "max": MAX_ROUNDS
-                }
-                hands_help = gettext(
-                    "A whole game is %(hands)d hands. With fewer, each round continues where the "
-                    "last stopped (hands 1–5, 6–10, …), starting again after %(hands)d. "
-                    "Default: %(default)d."
-                ) % {"hands": BLUKE_HANDS, "default": DEFAULT_HANDS_PER_ROUND[kind]}
-            else:
-                rounds_help = gettext("Required: how many rounds, 1 to %(max)d.") % {
-                    "max": MAX_ROUNDS
-                }
-                hands_help = gettext(
-                    "Each round is a fresh sitting of this many hands. Default: %(default)d."
-                ) % {"default": DEFAULT_HANDS_PER_ROUND[kind]}
+            engine = adapter.rules
+            rounds_help = adapter.rounds_help()
+            hands_help = adapter.hands_help()
             options = [
                 {"field": self[f"{kind}__rounds"], "help": rounds_help},
                 {
@@ -350,10 +336,12 @@ class TournamentForm(forms.Form):
                     % {"prefer": prefer},
                 },
             ]
-            hands_field = self[f"{kind}__hands_per_round"] if kind != "rook" else None
+            hands_name = f"{kind}__hands_per_round"
+            hands_field = self[hands_name] if hands_name in self.fields else None
             yield {
                 "game": kind,
                 "title": title,
+                "has_stakes": adapter.has_stakes,
                 "options": options,
                 "hands": {"field": hands_field, "help": hands_help},
                 "rules": [
@@ -365,15 +353,15 @@ class TournamentForm(forms.Form):
 
     def _other_fields(self, kind: str | None) -> list[str]:
         """The fields of the games not chosen, and the stake unless Tonk: not read."""
-        names = [r.field_name for game in GAMES if game != kind for r in HOUSE_RULES[game]]
+        names = [r.field_name for game in games.names() if game != kind for r in HOUSE_RULES[game]]
         names += [
             f"{game}__{name}"
-            for game in GAMES
+            for game in games.names()
             if game != kind
             for name in self.GAME_FIELDS
             if f"{game}__{name}" in self.fields
         ]
-        if kind != "tonk":
+        if not _has_stakes(kind):
             names += ["stake", "currency"]
         return names
 
@@ -417,7 +405,7 @@ class TournamentForm(forms.Form):
             value = data.get(f"{kind}__{name}")
             if value not in (None, "", []):
                 arguments[name] = value
-        if kind == "tonk":
+        if _has_stakes(kind):
             stake = (data.get("stake") or "").replace(",", ".") or None
             currency = (data.get("currency") or "").upper() or None
             if stake is not None and currency is None:
@@ -438,9 +426,9 @@ class TournamentForm(forms.Form):
             text = start_error_text(cause, kind)
         else:
             params: dict[str, object] = {"max": self._top(exc.code, kind)}
-            if kind in GAMES:
-                engine = find_game(kind)
-                params["game"] = Tournament.Kind(kind).label
+            if kind in games.names():
+                engine = adapter_for(kind).rules
+                params["game"] = games.label_of(kind)
                 params["min"] = engine.min_players
                 if exc.code == "bad_sizes":
                     params["max"] = engine.max_players
@@ -449,10 +437,13 @@ class TournamentForm(forms.Form):
 
     @staticmethod
     def _top(code: str, kind: str) -> int:
+        if kind not in games.names():
+            return MAX_ROUNDS
+        rules = adapter_for(kind).rules
         if code == "bad_rounds":
-            return ROOK_ROUNDS if kind == "rook" else MAX_ROUNDS
+            return rules.max_rounds
         if code == "bad_hands_per_round":
-            return BLUKE_HANDS if kind == "bluke" else MAX_ROUNDS
+            return rules.max_hands_per_round
         return MAX_ROUNDS
 
     def _field_of(self, exc: TournamentError, kind: str) -> str | None:
@@ -467,7 +458,7 @@ class TournamentForm(forms.Form):
             key = cause.params.get("key") if isinstance(cause, RuleError) else None
             name = f"{kind}__{key}"
             return name if key and name in self.fields else None
-        if field in ("stake", "currency") and kind == "tonk":
+        if field in ("stake", "currency") and _has_stakes(kind):
             cause = exc.__cause__
             if isinstance(cause, RuleError) and cause.detail == "currency":
                 return "currency"

@@ -1,8 +1,18 @@
 """Clubs, their members (user accounts) and their players."""
 
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from scoring.games import GameAdapter, adapter_for
+from scoring.games import choices as game_choices
+from scoring.games import names as game_names
+from tonkrules.games import GameRules
+
+T = TypeVar("T")
 
 
 class Club(models.Model):
@@ -81,19 +91,38 @@ class Player(models.Model):
 # --- tournaments ------------------------------------------------------------------------------
 
 
-#: Allowed table sizes and the preferred size by game (rules/*.md: the players a game takes).
-DEFAULT_SIZES = {"tonk": ([2, 3], 3), "rook": ([3, 4, 5], 4), "bluke": ([3, 4], 4)}
-#: Hands a round plays by default: Rook one contract round, Bluke a whole game, Tonk ten.
-DEFAULT_HANDS_PER_ROUND = {"tonk": 10, "rook": 1, "bluke": 25}
+class _ByGame(Mapping[str, T]):
+    """A read-only view, by game name, of what each registered game's rules declare
+    (``tonkrules.GameRules``); a game registered later is included. ``KeyError``: no such
+    game."""
+
+    def __init__(self, read: Callable[[GameRules[Any, Any]], T]) -> None:
+        self._read = read
+
+    def __getitem__(self, name: str) -> T:
+        try:
+            return self._read(adapter_for(name).rules)
+        except LookupError as exc:
+            raise KeyError(name) from exc
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(game_names())
+
+    def __len__(self) -> int:
+        return len(game_names())
+
+
+#: Allowed table sizes and the preferred size by game (``GameRules.table_sizes``).
+DEFAULT_SIZES: Mapping[str, tuple[list[int], int]] = _ByGame(
+    lambda rules: (list(rules.table_sizes.allowed), rules.table_sizes.preferred)
+)
+#: Hands a round plays by default (``GameRules.default_hands_per_round``): Rook one contract
+#: round, Bluke a whole game, Tonk ten.
+DEFAULT_HANDS_PER_ROUND: Mapping[str, int] = _ByGame(lambda rules: rules.default_hands_per_round)
 
 
 class Tournament(models.Model):
     """A club's event: one game, a number of rounds, players reseated every round."""
-
-    class Kind(models.TextChoices):
-        TONK = "tonk", _("Tonk")
-        ROOK = "rook", _("Toonerville Rook")
-        BLUKE = "bluke", _("Bluke")
 
     class Method(models.TextChoices):
         BALANCED = "balanced", _("Balanced: as few repeat meetings as possible")
@@ -111,7 +140,8 @@ class Tournament(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(_("name"), max_length=120)
-    kind = models.CharField(_("game"), max_length=16, choices=Kind.choices)
+    #: The game's name; the games are the registry's (``scoring.games``).
+    kind = models.CharField(_("game"), max_length=16, choices=game_choices)
     options = models.JSONField(_("house rules"), default=dict, blank=True)
     stake = models.CharField(_("stake"), max_length=32, blank=True)
     currency = models.CharField(_("currency"), max_length=3, blank=True)
@@ -168,6 +198,11 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def adapter(self) -> GameAdapter:
+        """The tournament's game's adapter (``scoring.games``)."""
+        return adapter_for(self.kind)
 
 
 class Registration(models.Model):

@@ -36,11 +36,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring.entry import contract_text
-from tonkrules import find_game
-from tonkrules.bluke import HANDS as BLUKE_HANDS
-from tonkrules.bluke import cards_dealt
-from tonkrules.rook import CONTRACTS
+from scoring.games import adapter_for
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.forms import (
@@ -444,47 +440,16 @@ def substitute(request: HttpRequest, tournament: Tournament, number: int) -> Htt
 # --- table cards -------------------------------------------------------------------------------
 
 
-def _bluke_hands(start: int, count: int) -> list[int]:
-    """The hand numbers a Bluke table plays: ``count`` from ``start``, hand 1 again after 25."""
-    return [(start - 1 + i) % BLUKE_HANDS + 1 for i in range(count)]
-
-
-def _spans(numbers: list[int]) -> str:
-    """Consecutive numbers as spans: ``[21, …, 25, 1, 2]`` → ``"21–25, 1–2"``."""
-    spans: list[list[int]] = []
-    for n in numbers:
-        if spans and n == spans[-1][-1] + 1:
-            spans[-1].append(n)
-        else:
-            spans.append([n])
-    return ", ".join(f"{s[0]}–{s[-1]}" if len(s) > 1 else str(s[0]) for s in spans)
-
-
 def _what_to_play(tournament: Tournament, rnd: Round, view: TableView) -> dict[str, Any]:
-    """What a table plays this round (issue 6, "What a round is")."""
-    players = len(view.seats)
-    if tournament.kind == "rook":
-        contract = CONTRACTS[rnd.number]
-        options = find_game("rook").options(tournament.options or None)
-        return {
-            "contract": contract_text(contract),
-            "cards": contract.cards_dealt,
-            "decks": options.deck(players).decks,
-            "no_discard": not contract.discard_allowed,
-        }
-    if tournament.kind == "bluke":
-        start = view.table.game.sequence_from or 1
-        hands = _bluke_hands(start, tournament.hands_per_round)
-        return {
-            "hands": _spans(hands),
-            "count": len(hands),
-            "cards": ", ".join(str(cards_dealt(h)) for h in hands),
-        }
-    return {
-        "count": tournament.hands_per_round,
-        "stake": tournament.stake,
-        "currency": tournament.currency,
-    }
+    """What a table plays this round (issue 6, "What a round is"): the game's adapter says."""
+    adapter = adapter_for(tournament.kind)
+    return adapter.table_play(
+        round_number=rnd.number,
+        game=view.table.game,
+        players=len(view.seats),
+        options=adapter.rules.options(tournament.options or None),
+        tournament=tournament,
+    )
 
 
 @director_required("GET")

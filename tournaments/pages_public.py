@@ -18,9 +18,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_GET
 
-from scoring.entry import contract_text
-from tonkrules import find_game
-from tonkrules.rook import CONTRACTS
+from scoring.games import adapter_for
 from tournaments import selectors
 from tournaments.models import Registration, Round, Table, TableSeat, Tournament
 
@@ -58,11 +56,13 @@ def _clock(tournament: Tournament, rnd: Round | None) -> dict[str, Any] | None:
 
 def _standings_context(tournament: Tournament) -> dict[str, Any]:
     standings = selectors.standings(tournament)
-    engine = find_game(tournament.kind)
+    adapter = adapter_for(tournament.kind)
+    engine = adapter.rules
     return {
         "tournament": tournament,
+        "adapter": adapter,
         "standings": standings,
-        "title": engine.title,
+        "title": adapter.label,
         "lower_wins": engine.lower_wins and tournament.basis == Tournament.Basis.TOTAL,
         "poll": POLL_SECONDS,
         "version": standings_version(tournament.pk),
@@ -129,21 +129,8 @@ def big_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _what_to_play(tournament: Tournament, table: Table) -> str:
-    """What a table plays this round, in words."""
-    from django.utils.translation import gettext as _
-
-    game = table.game
-    if tournament.kind == "rook":
-        contract = CONTRACTS[game.sequence_from or 1]
-        return _("Round %(n)d: %(contract)s, %(cards)d cards dealt") % {
-            "n": contract.round,
-            "contract": contract_text(contract),
-            "cards": contract.cards_dealt,
-        }
-    if tournament.kind == "bluke" and game.sequence_from:
-        last = (game.sequence_from + (game.hand_limit or 1) - 2) % 25 + 1
-        return _("Hands %(first)d to %(last)d") % {"first": game.sequence_from, "last": last}
-    return _("%(n)d hands") % {"n": game.hand_limit or tournament.hands_per_round}
+    """What a table plays this round, in words (the game's adapter says)."""
+    return adapter_for(tournament.kind).round_play_text(game=table.game, tournament=tournament)
 
 
 @require_GET
@@ -181,7 +168,7 @@ def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
     sit_outs = [s.registration for s in rnd.sit_outs.select_related("registration__player")]
     context = {
         "tournament": tournament,
-        "title": find_game(tournament.kind).title,
+        "title": adapter_for(tournament.kind).label,
         "round": rnd,
         "tables": tables,
         "sit_outs": sit_outs,
@@ -235,7 +222,7 @@ def player_page(request: HttpRequest, tournament_id: int, registration_id: int) 
         )
     context = {
         "tournament": tournament,
-        "title": find_game(tournament.kind).title,
+        "title": adapter_for(tournament.kind).label,
         "registration": registration,
         "row": row,
         "history": history,

@@ -20,17 +20,15 @@ from typing import Any
 from django.core.cache import cache
 from django.db import connections, router
 from django.db.models import QuerySet
-from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _
 
+from scoring import games
 from tournaments.models import Registration, SeatResult, Tournament
 from tournaments.standings import (
-    FIELDS_READ,
-    TIEBREAKS,
     Entry,
     SeatColumns,
     StandingRow,
     compute_standings,
+    fields_read,
 )
 
 #: How long computed standings stay in the cache (seconds). Entries of older versions are
@@ -39,43 +37,10 @@ STANDINGS_CACHE_SECONDS = 24 * 60 * 60
 #: Part of the cache key: bump it when the cached rows change shape (a deploy then misses).
 STANDINGS_CACHE_FORMAT = 1
 
-#: Title and one-line explanation of each tie-break column, by game and column key.
-TIEBREAK_TEXTS: dict[tuple[str, str], tuple[Promise, Promise]] = {
-    ("rook", "rounds_out"): (
-        _("Rounds out"),
-        _("Rounds in which the player went out; more is better."),
-    ),
-    ("rook", "best_round"): (
-        _("Best round"),
-        _("The player's lowest score in a single round; lower is better."),
-    ),
-    ("bluke", "bids_made"): (
-        _("Bids made"),
-        _("Hands in which the player made their bid; more is better."),
-    ),
-    ("bluke", "best_hand"): (
-        _("Best hand"),
-        _("The player's highest score in a single hand; higher is better."),
-    ),
-    ("tonk", "hands_won"): (
-        _("Hands won"),
-        _("Hands the player won; more is better."),
-    ),
-    ("tonk", "best_round"): (
-        _("Best round"),
-        _("The player's highest net stake units in a single round; higher is better."),
-    ),
-}
-
-
-@dataclass(frozen=True)
-class TiebreakColumn:
-    """A tie-break column: its key (``tournaments.standings.TIEBREAKS``), its title and a
-    one-line explanation (both translated lazily, in the language of the request)."""
-
-    key: str
-    title: Promise
-    explanation: Promise
+TiebreakColumn = games.TiebreakColumn
+"""A tie-break column: its key (``TieBreak.key``), its title and a one-line explanation (both
+translated lazily, in the language of the request); from the game's adapter
+(``scoring.games.GameAdapter.tiebreak_columns``)."""
 
 
 @dataclass(frozen=True)
@@ -182,23 +147,24 @@ RESULT_COLUMNS = {
     "went_out": "went_out",
     "bids_made": "bids_made",
     "won": "won",
+    "min_points": "min_points",
 }
 
 
-def _result_columns(kind: str) -> tuple[str, ...]:
-    """The columns of the seat results that the computation reads for game ``kind``."""
-    return tuple(RESULT_COLUMNS[field] for field in FIELDS_READ[kind])
+def _result_columns(fields: tuple[str, ...]) -> tuple[str, ...]:
+    """The columns of the seat results holding ``fields`` (of ``SeatColumns``)."""
+    return tuple(RESULT_COLUMNS[field] for field in fields)
 
 
-def _results_query(tournament_id: int, kind: str) -> QuerySet[SeatResult]:
+def _results_query(tournament_id: int, fields: tuple[str, ...]) -> QuerySet[SeatResult]:
     """The tournament's materialised seat results (one row per (game, seat) with current
     hands, rewritten by ``services.game_changed``): the columns that the computation reads
-    for the tournament's game ``kind`` (``tournaments.standings.FIELDS_READ``), in that order;
-    five or six of eleven, as the values fetched cost the most."""
+    for the tournament's game (``tournaments.standings.fields_read``), in that order; five or
+    six of eleven, as the values fetched cost the most."""
     return (
         SeatResult.objects.filter(tournament_id=tournament_id)
         .order_by()
-        .values_list(*_result_columns(kind))
+        .values_list(*_result_columns(fields))
     )
 
 
@@ -214,10 +180,22 @@ def _entries_query(tournament_id: int) -> QuerySet[Registration]:
     )
 
 
-_QUERIES = {
-    "entries": _entries_query,
-    **{f"results:{kind}": functools.partial(_results_query, kind=kind) for kind in FIELDS_READ},
-}
+def _query(name: str, tournament_id: int) -> QuerySet[Any]:
+    """Query ``name``: ``"entries"``, or ``"results:<field>,<field>…"`` (the seat results'
+    columns a game reads)."""
+    if name == "entries":
+        return _entries_query(tournament_id)
+    return _results_query(tournament_id, _fields_of(name))
+
+
+def _fields_of(name: str) -> tuple[str, ...]:
+    return tuple(name.removeprefix("results:").split(","))
+
+
+def _results_name(fields: tuple[str, ...]) -> str:
+    return "results:" + ",".join(fields)
+
+
 _MARK = -1_999_999_999  # a tournament id no row has: marks the parameter to replace
 
 
@@ -225,7 +203,7 @@ _MARK = -1_999_999_999  # a tournament id no row has: marks the parameter to rep
 def _compiled(name: str, alias: str) -> tuple[str, tuple[Any, ...], int]:
     """The SQL of query ``name`` on database ``alias``, compiled once by the ORM: the SQL, its
     parameters, and where among them the tournament id goes."""
-    sql, params = _QUERIES[name](_MARK).query.get_compiler(using=alias).as_sql()
+    sql, params = _query(name, _MARK).query.get_compiler(using=alias).as_sql()
     if list(params).count(_MARK) != 1:
         raise RuntimeError(f"the standings query {name} does not take the tournament id once")
     return sql, tuple(params), list(params).index(_MARK)
@@ -245,16 +223,15 @@ def _fetch(name: str, tournament_id: int) -> list[tuple[Any, ...]]:
         cursor.execute(sql, (*params[:at], tournament_id, *params[at + 1 :]))
         names = tuple(column[0] for column in cursor.description)
         rows = cursor.fetchall()
-    kind = name.removeprefix("results:")
-    if kind != name and names != _result_columns(kind):
+    if name != "entries" and names != _result_columns(_fields_of(name)):
         raise RuntimeError(f"unexpected columns of the standings query: {names}")
     return rows
 
 
 def _results(tournament_id: int, kind: str) -> SeatColumns:
     """The tournament's seat results, as the columns that game ``kind`` reads (one query)."""
-    fields = FIELDS_READ[kind]
-    rows = _fetch(f"results:{kind}", tournament_id)
+    fields = fields_read(games.adapter_for(kind).rules)
+    rows = _fetch(_results_name(fields), tournament_id)
     columns = zip(*rows, strict=True) if rows else [()] * len(fields)
     return SeatColumns(**dict(zip(fields, columns, strict=True)))
 
@@ -270,7 +247,7 @@ def _rows(tournament: Tournament) -> tuple[StandingRow, ...]:
     results = _results(tournament.pk, str(tournament.kind))
     return tuple(
         compute_standings(
-            kind=str(tournament.kind),
+            kind=games.adapter_for(tournament.kind).rules,
             basis=str(tournament.basis),
             missed=str(tournament.missed_round_score),
             entries=entries,
@@ -281,8 +258,7 @@ def _rows(tournament: Tournament) -> tuple[StandingRow, ...]:
 
 
 def _standings(tournament: Tournament, rows: tuple[StandingRow, ...]) -> Standings:
-    kind = str(tournament.kind)
-    columns = tuple(TiebreakColumn(key, *TIEBREAK_TEXTS[(kind, key)]) for key in TIEBREAKS[kind])
+    columns = games.adapter_for(tournament.kind).tiebreak_columns()
     return Standings(
         tournament_id=tournament.pk,
         version=tournament.results_version,

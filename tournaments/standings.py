@@ -29,12 +29,15 @@ Words used throughout (issue 6, "Standings" and "Missed rounds"):
   the results entered so far and give no missed rounds.
 - **total**: the sum of the round scores, missed rounds included. Rook totals: lowest wins; every
   other case (Bluke, Tonk, and placement for every game): highest wins.
-- **tie-breaks**, in order, each its own column (:data:`TIEBREAKS`): Rook, rounds gone out
+- **tie-breaks**, in order, each its own column, as the game's rules declare them
+  (``GameRules.tiebreaks``, :class:`tonkrules.games.TieBreak`): Rook, rounds gone out
   (more is better) then best single round (the lowest round points of a round played); Bluke,
   bids made (more) then best single hand (the highest points of a hand); Tonk, hands won (more)
-  then best single round (the highest round stake units). They count the player's own results
-  only and always use points (or stake units), whatever the basis. A player with no result has
-  no best round or hand (``None``) and ranks below any who has one.
+  then best single round (the highest round stake units). A count (``went_out``,
+  ``bids_made``, ``won``) sums the flagged hands; a best round or hand takes the best end in the
+  tie-break's direction. They count the player's own results only and always use points (or
+  stake units), whatever the basis. A player with no result has no best round or hand
+  (``None``) and ranks below any who has one.
 - **place**: players equal on the total and both tie-breaks share a place, numbered like sports
   tables (1, 2=, 2=, 4) and listed by name within it.
 
@@ -55,11 +58,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import repeat
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
-KINDS = ("tonk", "rook", "bluke")
+from tonkrules import find_game
+from tonkrules.errors import RuleError
+from tonkrules.games import TIEBREAK_BESTS, TIEBREAK_COUNTS, GameRules, TieBreak
+
 BASES = ("total", "placement")
 MISSED_SCORES = ("average", "zero", "worst")
 
@@ -67,12 +73,25 @@ MISSED_SCORES = ("average", "zero", "worst")
 #: multiple of 2 (n - 1) over the table sizes n, far below this for tables of 2 to 20 seats.
 MAX_DENOMINATOR = 2**40
 
-#: The tie-break columns of each game, in the order they are applied (after the total).
-TIEBREAKS: dict[str, tuple[str, str]] = {
-    "rook": ("rounds_out", "best_round"),
-    "bluke": ("bids_made", "best_hand"),
-    "tonk": ("hands_won", "best_round"),
-}
+
+def rules_of(kind: str | GameRules[Any, Any]) -> GameRules[Any, Any]:
+    """The rules object of a game given by name (``tonkrules.find_game``) or as itself.
+
+    Raises:
+        ValueError: no game of that name.
+    """
+    if isinstance(kind, GameRules):
+        return kind
+    try:
+        return find_game(kind)
+    except RuleError as exc:
+        raise ValueError(f"unknown game {kind!r}: {exc}") from exc
+
+
+def tiebreak_keys(kind: str | GameRules[Any, Any]) -> tuple[str, ...]:
+    """The keys of a game's tie-break columns, in the order they are applied (after the
+    total): the order of :attr:`StandingRow.tiebreaks`."""
+    return tuple(t.key for t in rules_of(kind).tiebreaks)
 
 
 @dataclass(frozen=True)
@@ -119,7 +138,7 @@ class SeatResult(NamedTuple):
 class SeatColumns(NamedTuple):
     """The same results as columns: for each field of :class:`SeatResult` that the computation
     reads, one sequence holding that field of every result, in the same order in every column.
-    A column that the tournament's game does not read (:data:`FIELDS_READ`) may be ``None``.
+    A column that the tournament's game does not read (:func:`fields_read`) may be ``None``.
     What a query gives most cheaply: five or six of the eleven values of each result, and no
     tuple kept per result."""
 
@@ -131,16 +150,27 @@ class SeatColumns(NamedTuple):
     went_out: Sequence[int] | None = None
     bids_made: Sequence[int] | None = None
     won: Sequence[int] | None = None
+    min_points: Sequence[int] | None = None
 
 
-#: The fields of a :class:`SeatResult` that the computation reads, by game: the round, the
-#: table, whose seat it is, the points, and what the game's tie-breaks count (:data:`TIEBREAKS`):
-#: Rook rounds gone out, Bluke bids made and the best hand, Tonk hands won.
-FIELDS_READ: dict[str, tuple[str, ...]] = {
-    "rook": ("round", "game_id", "player_id", "points", "went_out"),
-    "bluke": ("round", "game_id", "player_id", "points", "max_points", "bids_made"),
-    "tonk": ("round", "game_id", "player_id", "points", "won"),
-}
+def fields_read(kind: str | GameRules[Any, Any]) -> tuple[str, ...]:
+    """The fields of a :class:`SeatResult` that the computation reads for a game: the round,
+    the table, whose seat it is, the points, and what the game's tie-breaks count
+    (``GameRules.tiebreaks``): Rook rounds gone out; Bluke the best hand and bids made; Tonk
+    hands won. Raises ``ValueError`` for an unknown game or tie-break source."""
+    read = ["round", "game_id", "player_id", "points"]
+    for tiebreak in rules_of(kind).tiebreaks:
+        if tiebreak.source in TIEBREAK_COUNTS:
+            field = tiebreak.source
+        elif tiebreak.source == "best_hand":
+            field = "max_points" if tiebreak.higher_is_better else "min_points"
+        elif tiebreak.source in TIEBREAK_BESTS:
+            continue  # the best round: from the points
+        else:
+            raise ValueError(f"unknown tie-break source {tiebreak.source!r}")
+        if field not in read:
+            read.append(field)
+    return tuple(read)
 
 
 class RoundScore(NamedTuple):
@@ -157,7 +187,7 @@ class StandingRow:
     ``label`` is the place as shown ("2" or, when shared, "2="); ``rounds`` maps each round
     number, in order, to its :class:`RoundScore` (every round up to ``rounds_complete``, and
     later rounds where the player has results); ``tiebreaks`` holds the values of the game's
-    tie-break columns (:data:`TIEBREAKS`), in order, ``None`` for a best round or hand of a
+    tie-break columns (:func:`tiebreak_keys`), in order, ``None`` for a best round or hand of a
     player without results; ``games`` counts the tables at which the player has results.
     """
 
@@ -206,17 +236,17 @@ def placement_points(scores: Sequence[int], *, lower_wins: bool) -> list[Fractio
     return out
 
 
-def _check(kind: str, basis: str, missed: str, rounds_complete: int) -> None:
-    if kind not in KINDS:
-        raise ValueError(f"unknown game {kind!r}: expected one of {', '.join(KINDS)}")
+def _check(rules: GameRules[Any, Any], basis: str, missed: str, rounds_complete: int) -> None:
     if basis not in BASES:
         raise ValueError(f"unknown standings basis {basis!r}: expected one of {', '.join(BASES)}")
     if missed not in MISSED_SCORES:
         raise ValueError(
             f"unknown missed round score {missed!r}: expected one of {', '.join(MISSED_SCORES)}"
         )
-    if kind == "rook" and basis == "total" and missed == "zero":
-        raise ValueError("missed round score 'zero' is refused for Rook totals (lowest wins)")
+    if rules.lower_wins and basis == "total" and missed == "zero":
+        raise ValueError(
+            f"missed round score 'zero' is refused for {rules.title} totals (lowest wins)"
+        )
     if rounds_complete < 0:
         raise ValueError(f"rounds_complete must be 0 or more, not {rounds_complete}")
 
@@ -228,18 +258,15 @@ class _Columns(NamedTuple):
     game: np.ndarray
     who: np.ndarray  # index into the entries, -1 for a seat that counts for nobody
     points: np.ndarray
-    flags: np.ndarray  # what the first tie-break counts: rounds out, bids made, hands won
-    max_points: np.ndarray | None  # Bluke's best hand; None for the other games
-
-
-#: The column of the first tie-break's count, by game.
-_FLAGS = {"rook": "went_out", "bluke": "bids_made", "tonk": "won"}
+    #: The other columns read (:func:`fields_read`): the tie-breaks' counts and best hands.
+    extra: dict[str, np.ndarray]
 
 
 def _columns(
-    results: Iterable[SeatResult] | SeatColumns, index: dict[int, int], kind: str
+    results: Iterable[SeatResult] | SeatColumns, index: dict[int, int], rules: GameRules[Any, Any]
 ) -> _Columns:
-    read = FIELDS_READ[kind]
+    read = fields_read(rules)
+    kind = rules.name
     if isinstance(results, SeatColumns):
         given = results._asdict()
         missing = [name for name in read if given[name] is None]
@@ -262,8 +289,7 @@ def _columns(
         game=ints(given["game_id"]),
         who=ints(map(index.get, given["player_id"], repeat(-1))),
         points=ints(given["points"]),
-        flags=ints(given[_FLAGS[kind]]),
-        max_points=ints(given["max_points"]) if "max_points" in read else None,
+        extra={name: ints(given[name]) for name in read[4:]},
     )
 
 
@@ -311,7 +337,7 @@ def _placement_numerators(
 
 def compute_standings(
     *,
-    kind: str,
+    kind: str | GameRules[Any, Any],
     basis: str,
     missed: str,
     entries: Sequence[Entry],
@@ -320,34 +346,37 @@ def compute_standings(
 ) -> list[StandingRow]:
     """The standings of a tournament: one row per registered player, best first.
 
-    ``kind``: ``"rook"``, ``"bluke"`` or ``"tonk"``; ``basis``: ``"total"`` or ``"placement"``;
+    ``kind``: the game's rules object (``tonkrules.GameRules``: who wins, the tie-breaks) or
+    its registered name (``"rook"``); ``basis``: ``"total"`` or ``"placement"``;
     ``missed``: ``"average"``, ``"zero"`` or ``"worst"`` (the rules: see the module's
     docstring). ``entries``: every registration of the tournament, withdrawn ones included.
     ``results``: one :class:`SeatResult` (or plain tuple in its field order) per (round, game,
     seat) with current hands, for every game of the tournament, substitutes' and guests' seats
     included (they take places at their tables); in any order; or the same results as
-    :class:`SeatColumns` (only the columns of :data:`FIELDS_READ` are read). ``rounds_complete``:
+    :class:`SeatColumns` (only the columns of :func:`fields_read` are read). ``rounds_complete``:
     rounds 1 to this one are complete and give missed rounds.
 
     A player with results at more than one table in a round (not possible with valid seating)
     scores their sum. Raises ``ValueError`` for an unknown kind, basis or missed round score,
-    for ``zero`` with Rook totals (a missed round would be an advantage), for a negative
+    for ``zero`` with totals where the lowest wins (Rook: a missed round would be an
+    advantage), for a negative
     ``rounds_complete``, a round number below 1, a player registered twice, columns missing
     or of different lengths, and (placement) table sizes so varied that the common denominator
     passes ``MAX_DENOMINATOR``.
     """
-    _check(kind, basis, missed, rounds_complete)
+    rules = rules_of(kind)
+    _check(rules, basis, missed, rounds_complete)
     index = {entry.player_id: i for i, entry in enumerate(entries)}
     if len(index) != len(entries):
         raise ValueError("a player is registered twice")
-    cols = _columns(results, index, kind)
+    cols = _columns(results, index, rules)
     if len(cols.round) and int(cols.round.min()) < 1:
         raise ValueError(f"round numbers start at 1, not {int(cols.round.min())}")
     count = len(entries)
     if count == 0:
         return []
     last = max(rounds_complete, int(cols.round.max()) if len(cols.round) else 0)
-    lower_wins = kind == "rook" and basis == "total"  # the order of round scores and totals
+    lower_wins = rules.lower_wins and basis == "total"  # the order of round scores and totals
 
     # Players x rounds (column 0 unused): points, seats played, round scores (numerators).
     mine = cols.who >= 0
@@ -358,7 +387,7 @@ def compute_standings(
     np.add.at(seats, (who, rnd), 1)
     played = seats > 0
     if basis == "placement":
-        nums, den = _placement_numerators(cols.game, cols.points, lower_wins=kind == "rook")
+        nums, den = _placement_numerators(cols.game, cols.points, lower_wins=rules.lower_wins)
         scores = np.zeros((count, last + 1), dtype=np.int64)
         np.add.at(scores, (who, rnd), nums[mine])
     else:
@@ -374,25 +403,12 @@ def compute_standings(
     }
     missed_totals = _missed_totals(played, missed_cells, rounds_complete)
 
-    # The tie-breaks: a count (more is better), then a best round or hand.
-    first = np.zeros(count, dtype=np.int64)
-    np.add.at(first, who, cols.flags[mine])
-    low, high = np.iinfo(np.int64).min, np.iinfo(np.int64).max
-    if cols.max_points is not None:  # Bluke: the best single hand
-        best = np.full(count, low)
-        np.maximum.at(best, who, cols.max_points[mine])
-    elif kind == "rook":
-        best = np.where(played, points, high).min(axis=1)
-    else:
-        best = np.where(played, points, low).max(axis=1)
+    # The tie-breaks, in the order the game declares them: counts and best rounds or hands.
     games = seats.sum(axis=1).tolist()
-    tiebreaks = list(
-        zip(
-            first.tolist(),
-            [b if g else None for b, g in zip(best.tolist(), games, strict=True)],
-            strict=True,
-        )
-    )
+    columns: list[list[int | None]] = []
+    for tiebreak in rules.tiebreaks:
+        columns.append(_tiebreak(tiebreak, cols, who, mine, points, played, count, games))
+    tiebreaks = list(zip(*columns, strict=True)) if columns else [()] * count
 
     # Totals (shared when equal), and as integers over their least common denominator: the
     # sort keys, exact and much quicker to compare than fractions.
@@ -425,8 +441,38 @@ def compute_standings(
         tiebreaks,
         games,
         lower_wins=lower_wins,
-        best_low=kind == "rook",
+        higher_better=tuple(t.higher_is_better for t in rules.tiebreaks),
     )
+
+
+def _tiebreak(
+    tiebreak: TieBreak,
+    cols: _Columns,
+    who: np.ndarray,
+    mine: np.ndarray,
+    points: np.ndarray,
+    played: np.ndarray,
+    count: int,
+    games: list[int],
+) -> list[int | None]:
+    """One tie-break's value for every entry: a count of flagged hands, or the best round
+    (round points at the tables played) or hand (``None`` for a player without results)."""
+    if tiebreak.source in TIEBREAK_COUNTS:
+        total = np.zeros(count, dtype=np.int64)
+        np.add.at(total, who, cols.extra[tiebreak.source][mine])
+        values: list[int] = total.tolist()
+        return list(values)
+    low, high = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+    up = tiebreak.higher_is_better
+    if tiebreak.source == "best_hand":
+        column = cols.extra["max_points" if up else "min_points"]
+        best = np.full(count, low if up else high)
+        (np.maximum if up else np.minimum).at(best, who, column[mine])
+    elif up:
+        best = np.where(played, points, low).max(axis=1)
+    else:
+        best = np.where(played, points, high).min(axis=1)
+    return [b if g else None for b, g in zip(best.tolist(), games, strict=True)]
 
 
 def _missed_scores(
@@ -480,38 +526,44 @@ def _ranked(
     totals: list[Fraction],
     total_keys: list[int],
     rounds: list[dict[int, RoundScore]],
-    tiebreaks: list[tuple[int, int | None]],
+    tiebreaks: list[tuple[int | None, ...]],
     games: list[int],
     *,
     lower_wins: bool,
-    best_low: bool,
+    higher_better: tuple[bool, ...],
 ) -> list[StandingRow]:
-    """The rows, ranked: by total (``lower_wins``: lowest first), then the first tie-break
-    (more is better), then the second (``best_low``: lowest first; ``None`` last); players equal
-    on all three share a place and are listed by name (then registration id).
+    """The rows, ranked: by total (``lower_wins``: lowest first), then each tie-break in turn
+    (``higher_better[i]``: the direction of tie-break ``i``; ``None`` last); players equal on
+    the total and every tie-break share a place and are listed by name (then registration id).
 
     The arguments are parallel lists, one element per entry; ``total_keys`` holds the totals as
     integers over one common denominator (the same order as the fractions, compared quicker).
     """
     sign = 1 if lower_wins else -1
-    best_sign = 1 if best_low else -1
+    signs = [-1 if up else 1 for up in higher_better]
+    decided = 1 + 2 * len(signs)  # the total, then (is None, value) per tie-break
+
+    def breaks(values: tuple[int | None, ...]) -> tuple[object, ...]:
+        out: list[object] = []
+        for value, s in zip(values, signs, strict=True):
+            out += (value is None, 0 if value is None else s * value)
+        return tuple(out)
+
     ranked = sorted(
         (
             sign * total_key,
-            -first,
-            best is None,
-            0 if best is None else best_sign * best,
+            *breaks(values),
             entry.name.casefold(),
             entry.registration_id,
             j,
         )
-        for j, (entry, total_key, (first, best)) in enumerate(
+        for j, (entry, total_key, values) in enumerate(
             zip(entries, total_keys, tiebreaks, strict=True)
         )
     )
     if not ranked:
         return []
-    levels = [key[:4] for key in ranked]  # what decides the place
+    levels = [key[:decided] for key in ranked]  # what decides the place
     level_before = [False, *map(operator.eq, levels[1:], levels)]
     level_after = [*level_before[1:], False]
     out = []

@@ -9,17 +9,15 @@ from typing import Any
 import pytest
 
 from scoring.entry import (
-    BlukeEntryForm,
     CardGrid,
     EntryForm,
-    RookEntryForm,
-    TonkEntryForm,
-    bidding_order,
-    contract_text,
     entry_changes,
     error_text,
     next_defaults,
 )
+from scoring.games.bluke import BlukeEntryForm, bidding_order
+from scoring.games.rook import RookEntryForm, contract_text
+from scoring.games.tonk import TonkEntryForm
 from tonkrules import find_game
 from tonkrules.rook import CONTRACTS
 from tonkrules.sheet import SheetError, read_sheet

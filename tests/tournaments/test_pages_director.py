@@ -21,6 +21,7 @@ from django.urls import URLPattern, reverse
 from django.utils import formats, timezone
 
 from scoring import services as scoring_services
+from scoring.games import bluke as bluke_games
 from scoring.models import Game
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 from tonkrules.rook import CONTRACTS
@@ -865,10 +866,10 @@ def test_bluke_and_tonk_cards_say_which_hands_to_play(
 
 
 def test_bluke_hands_continue_and_wrap_after_25() -> None:
-    assert pages_director._bluke_hands(21, 10) == [21, 22, 23, 24, 25, 1, 2, 3, 4, 5]
-    assert pages_director._spans(pages_director._bluke_hands(21, 10)) == "21–25, 1–5"
-    assert pages_director._spans(pages_director._bluke_hands(6, 5)) == "6–10"
-    assert pages_director._spans([25]) == "25"
+    assert bluke_games.table_hands(21, 10) == [21, 22, 23, 24, 25, 1, 2, 3, 4, 5]
+    assert bluke_games.spans(bluke_games.table_hands(21, 10)) == "21–25, 1–5"
+    assert bluke_games.spans(bluke_games.table_hands(6, 5)) == "6–10"
+    assert bluke_games.spans([25]) == "25"
 
 
 # --- who may see and do what ------------------------------------------------------------------

@@ -130,7 +130,7 @@
       var out = form.querySelector("#tricks-check");
       var hand = form.querySelector("[name=hand]");
       if (!out || !hand) { return; }
-      var dealt = (entryData().bluke_cards || {})[hand.value];
+      var dealt = (entryData().cards_dealt || {})[hand.value];
       var fields = form.querySelectorAll("input[name^=tricks_]");
       var sum = 0, filled = 0;
       fields.forEach(function (f) { if (f.value !== "") { filled += 1; sum += parseInt(f.value, 10) || 0; } });

@@ -1,0 +1,214 @@
+"""The Django side of each game: one adapter per game, in one registry.
+
+The engine's :class:`~tonkrules.games.GameRules` declares what a game *is* (players, schedule,
+who wins, tie-breaks, table sizes, options); its adapter says how the service *shows and takes*
+it: the entry form, the template partials, the "what comes next" line, the tie-break columns
+of the standings, a table card's "what to play". Pages, forms, selectors and templates ask the
+adapter (``adapter_for(game.kind)``, ``game.adapter``) and never compare a game's name; the
+list of games is :func:`all_adapters` (the model choices come from :func:`choices`).
+
+The way python-chess registers its variants and Tabbycat its standings metrics: a new game is
+a rules object in ``tonkrules``, an adapter module here and its partials under
+``templates/scoring/games/<name>/``; nothing else changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from tonkrules.games import GameRules
+
+if TYPE_CHECKING:
+    from scoring.entry import CardGrid, EntryForm
+
+
+@dataclass(frozen=True)
+class TiebreakColumn:
+    """A tie-break column of the standings: its key (``TieBreak.key``), its title and a
+    one-line explanation (both translated lazily, in the language of the request)."""
+
+    key: str
+    title: Promise
+    explanation: Promise
+
+
+def _translated(text: str) -> str:
+    return gettext(text)
+
+
+#: The engine's English labels, translated when shown (the catalogues hold them: the engine
+#: marks them with ``gettext_noop``).
+translated_lazy = lazy(_translated, str)
+
+
+class GameAdapter:
+    """One game on the Django side. Subclass it once per game and :func:`register` an
+    instance; the defaults suit a game without a schedule (each tournament round a fresh
+    sitting of ``hands_per_round`` hands) and without cards to tap.
+
+    Attributes:
+        rules: the engine's rules object of the game (``tonkrules.find_game(name)``).
+        entry_form: the table page's entry form class (a :class:`scoring.entry.EntryForm`).
+        template_dir: where its partials are: ``entry.html`` (the form's game-specific
+            fields) and ``play.html`` (a table card's "what to play"); by default
+            ``scoring/games/<name>``.
+    """
+
+    rules: GameRules[Any, Any]
+    entry_form: type[EntryForm]
+    template_dir: str = ""
+    #: Each house rule's label and explanation people read, by option key (translated
+    #: lazily); an option without one shows its key and the engine's help.
+    option_texts: ClassVar[Mapping[str, tuple[Any, Any]]] = {}
+    #: What an option whose default is ``null`` means, by option key ("none" otherwise).
+    no_default_texts: ClassVar[Mapping[str, Any]] = {}
+
+    # --- who the game is ---------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The game's key (``Game.kind``, ``Tournament.kind``)."""
+        return self.rules.name
+
+    @property
+    def label(self) -> str:
+        """The game's name as people know it, translated."""
+        return gettext(self.rules.title)
+
+    @property
+    def unit_label(self) -> str:
+        """What scores count, translated: "stake units" or "points"."""
+        return gettext(self.rules.unit)
+
+    @property
+    def hands_are_rounds(self) -> bool:
+        """Each hand of the game is called a round (Rook's numbered rounds)."""
+        return self.rules.number_key == "round"
+
+    @property
+    def has_stakes(self) -> bool:
+        """Played for stakes: stake, currency and settling up (``GameRules.has_stakes``)."""
+        return self.rules.has_stakes
+
+    @property
+    def entry_template(self) -> str:
+        """The partial holding the entry form's game-specific fields."""
+        return f"{self.template_dir or 'scoring/games/' + self.name}/entry.html"
+
+    @property
+    def play_template(self) -> str:
+        """The partial saying what a table plays this round (printed table cards)."""
+        return f"{self.template_dir or 'scoring/games/' + self.name}/play.html"
+
+    # --- the table page ----------------------------------------------------------------------
+
+    def grid(self, grid: CardGrid, *, players: int, options: Any) -> None:
+        """Fill the card grid (rows, extra cards, copies) of the game's deck; the default is
+        a game without cards: no grid."""
+
+    def next_info(
+        self, *, number: int | None, dealer: int, names: Sequence[str], options: Any
+    ) -> dict[str, Any]:
+        """What the table page says about the next hand besides its dealer: for a numbered
+        game its ``number_key`` (``{"round": 3, ...}``) and the cards dealt. ``number``: the
+        next round (hand) number, None for a game without a schedule."""
+        if number is None or self.rules.number_key is None:
+            return {}
+        return {self.rules.number_key: number, "cards": self.rules.cards_dealt(number)}
+
+    def entry_data(self, *, names: Sequence[str], options: Any) -> dict[str, Any]:
+        """What the table page's script needs besides the grid's copies: for a numbered game,
+        ``cards_dealt`` (round/hand number → cards dealt to each player)."""
+        length = self.rules.schedule_length
+        if length is None:
+            return {"cards_dealt": None}
+        return {"cards_dealt": {n: self.rules.cards_dealt(n) for n in range(1, length + 1)}}
+
+    def hand_summary(self, entry: Mapping[str, Any]) -> str:
+        """One short line saying what happened in a hand, for the sheet."""
+        return ""
+
+    # --- tournaments -------------------------------------------------------------------------
+
+    def tiebreak_columns(self) -> tuple[TiebreakColumn, ...]:
+        """The standings' tie-break columns (``GameRules.tiebreaks``), titles translated."""
+        return tuple(
+            TiebreakColumn(t.key, translated_lazy(t.label), translated_lazy(t.explanation))
+            for t in self.rules.tiebreaks
+        )
+
+    def rounds_help(self) -> str:
+        """The new-tournament form's line explaining the number of rounds."""
+        return gettext("Required: how many rounds, 1 to %(max)d.") % {"max": self.rules.max_rounds}
+
+    def hands_help(self) -> str:
+        """The new-tournament form's line explaining the hands per round."""
+        return gettext(
+            "Each round is a fresh sitting of this many hands. Default: %(default)d."
+        ) % {"default": self.rules.default_hands_per_round}
+
+    def table_play(
+        self, *, round_number: int, game: Any, players: int, options: Any, tournament: Any
+    ) -> dict[str, Any]:
+        """What a table plays this round, for its printed card (:attr:`play_template`):
+        ``count`` hands by default. ``game``: the table's ``scoring.Game``."""
+        return {"count": game.hand_limit or tournament.hands_per_round}
+
+    def round_play_text(self, *, game: Any, tournament: Any) -> str:
+        """What a table plays this round, in words (the public round page)."""
+        return gettext("%(n)d hands") % {"n": game.hand_limit or tournament.hands_per_round}
+
+
+_ADAPTERS: dict[str, GameAdapter] = {}
+
+
+def register(adapter: GameAdapter) -> GameAdapter:
+    """Add a game's adapter to the registry under its rules' name (replacing any)."""
+    _ADAPTERS[adapter.name] = adapter
+    return adapter
+
+
+def unregister(name: str) -> None:
+    """Remove the adapter of game ``name`` (a test's own game); no error when absent."""
+    _ADAPTERS.pop(name, None)
+
+
+def adapter_for(kind: object) -> GameAdapter:
+    """The adapter of game ``kind`` (``Game.kind``).
+
+    Raises:
+        LookupError: no game of that name is registered.
+    """
+    adapter = _ADAPTERS.get(str(kind))
+    if adapter is None:
+        raise LookupError(f"no game {kind!r} is registered")
+    return adapter
+
+
+def all_adapters() -> tuple[GameAdapter, ...]:
+    """Every registered game's adapter, in the order they were registered."""
+    return tuple(_ADAPTERS.values())
+
+
+def names() -> tuple[str, ...]:
+    """Every registered game's name, in order."""
+    return tuple(_ADAPTERS)
+
+
+def choices() -> list[tuple[str, Any]]:
+    """The registered games as model and form choices: (name, translated label), lazily
+    translated. The ``choices=`` callable of ``scoring.Game.kind`` and
+    ``tournaments.Tournament.kind``."""
+    return [(a.name, _(a.rules.title)) for a in _ADAPTERS.values()]
+
+
+def label_of(kind: object) -> str:
+    """The translated label of game ``kind``, or ``kind`` itself when it is not registered."""
+    adapter = _ADAPTERS.get(str(kind))
+    return adapter.label if adapter is not None else str(kind)

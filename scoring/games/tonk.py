@@ -1,0 +1,200 @@
+"""Tonk on the Django side (rules/tonk.md): its entry form and its adapter."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.entry import (
+    CardGrid,
+    EntryForm,
+    _lines_of,
+    _text_of,
+    card_input,
+    cards_area,
+    cards_of,
+    groups_of,
+)
+from scoring.games.base import GameAdapter
+from tonkrules.errors import ErrorCode
+from tonkrules.tonk import ENDS_WITH_BY, TONK, TonkEnd
+
+# --- the entry form --------------------------------------------------------------------------
+
+
+TONK_ENDS = (
+    (TonkEnd.KNOCK.value, _("Knock (drop)")),
+    (TonkEnd.TONK_OUT.value, _("Tonk out")),
+    (TonkEnd.OUT_ON_DISCARD.value, _("Out on a discard")),
+    (TonkEnd.STOCK_OUT.value, _("Stock ran out")),
+    (TonkEnd.DEAL_TONK.value, _("Tonk at the deal")),
+    (TonkEnd.DEAL_TONK_TIE.value, _("Tie at the deal")),
+)
+
+
+class TonkEntryForm(EntryForm):
+    """A Tonk hand (rules/tonk.md): how it ended and by whom, the cards each player held, the
+    spreads on the table (optional)."""
+
+    kind = "tonk"
+    seat_fields = ("held",)
+    end = forms.ChoiceField(
+        label=_("How the hand ended"), choices=TONK_ENDS, widget=forms.RadioSelect
+    )
+    by = forms.TypedChoiceField(label=_("By"), coerce=int, required=False, empty_value=None)
+    spreads = forms.CharField(
+        label=_("Spreads on the table"),
+        required=False,
+        widget=cards_area(2),
+        help_text=_("Optional. One spread per line."),
+    )
+    new_spread = forms.BooleanField(
+        label=_("The going-out turn laid down a new spread"), required=False
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["by"].choices = [("", "—"), *((i, n) for i, n in enumerate(self.names))]
+        for i, name in enumerate(self.names):
+            self.fields[f"held_{i}"] = forms.CharField(
+                label=_("Cards %(name)s held") % {"name": name},
+                required=False,
+                max_length=400,
+                widget=card_input(),
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        end = data.get("end")
+        if end in ENDS_WITH_BY and data.get("by") is None:
+            self.add_error("by", _("Say who it was."))
+        if end in (TonkEnd.KNOCK, TonkEnd.STOCK_OUT):
+            for i, name in enumerate(self.names):
+                if not cards_of(data.get(f"held_{i}", "")):
+                    self.add_error(
+                        f"held_{i}", _("Enter the cards %(name)s held.") % {"name": name}
+                    )
+        if end == TonkEnd.DEAL_TONK and data.get("by") is not None:
+            by = data["by"]
+            if not cards_of(data.get(f"held_{by}", "")):
+                self.add_error(
+                    f"held_{by}",
+                    _("Enter the five cards %(name)s was dealt.") % {"name": self.names[by]},
+                )
+        return data
+
+    def entry(self) -> dict[str, object]:
+        data = self.cleaned_data
+        end = data["end"]
+        hand: dict[str, object] = {"dealer": self.name(data["dealer"]), "end": end}
+        by = data.get("by")
+        if end in ENDS_WITH_BY:
+            hand["by"] = self.name(by)
+        held: dict[str, object] = {}
+        for i, name in enumerate(self.names):
+            cards = cards_of(data.get(f"held_{i}", ""))
+            if end in (TonkEnd.TONK_OUT, TonkEnd.OUT_ON_DISCARD) and i == by and not cards:
+                continue
+            if cards or end in (TonkEnd.KNOCK, TonkEnd.STOCK_OUT):
+                held[name] = cards
+        hand["held"] = held
+        spreads = groups_of(data.get("spreads", ""))
+        if spreads:
+            hand["spreads"] = spreads
+        if end == TonkEnd.TONK_OUT and (
+            data.get("new_spread")
+            or getattr(self.game_options, "double_requires_new_spread", False)
+        ):
+            hand["new_spread"] = bool(data.get("new_spread"))
+        return hand
+
+    @classmethod
+    def initial_from(cls, entry: Mapping[str, Any], names: Sequence[str]) -> dict[str, object]:
+        initial: dict[str, object] = {
+            "dealer": names.index(entry["dealer"]) if entry.get("dealer") in names else 0,
+            "end": entry.get("end"),
+            "by": names.index(entry["by"]) if entry.get("by") in names else "",
+            "spreads": _lines_of(entry.get("spreads", [])),
+            "new_spread": bool(entry.get("new_spread")),
+        }
+        held = entry.get("held") or {}
+        for i, name in enumerate(names):
+            initial[f"held_{i}"] = _text_of(held.get(name, ""))
+        return initial
+
+    def player_fields(self, index: int) -> list[str]:
+        return [f"held_{index}"]
+
+    def loose_fields(self) -> list[str]:
+        return ["spreads"]
+
+    def code_field(self, code: str, index: int | None = None) -> str | None:
+        return {ErrorCode.BAD_MELD: "spreads", ErrorCode.BAD_TOTAL: "end"}.get(code)
+
+
+# --- the adapter -----------------------------------------------------------------------------
+
+
+class TonkAdapter(GameAdapter):
+    """Tonk: played for stakes (settle up), no schedule; a tournament round is a fresh sitting
+    of ``hands_per_round`` hands."""
+
+    rules = TONK
+    entry_form = TonkEntryForm
+
+    #: The house rules' labels and explanations people read (the explanation: the engine's
+    #: one-line help, word for word, as the message id).
+    option_texts: ClassVar[Mapping[str, tuple[Any, Any]]] = {
+        "initial_tonk_totals": (
+            _("Totals that win at the deal"),
+            _("Totals of the five dealt cards that win at the deal."),
+        ),
+        "caught_low_bonus": (
+            _("Bonus to the lowest hand after a catch"),
+            _(
+                "After a catch, who pays the lowest hand 1: everyone outside the lowest group, "
+                "only the other non-knockers, or nobody."
+            ),
+        ),
+        "stock_tie": (
+            _("Tie for lowest when the stock runs out"),
+            _(
+                "When the stock runs out and several players tie for lowest: "
+                "each collects, or nobody pays."
+            ),
+        ),
+        "double_requires_new_spread": (
+            _("Double pay only with a new spread"),
+            _("A tonk out pays double only if that turn laid down a new spread."),
+        ),
+        "must_lay_down_spreads": (
+            _("Warn about spreads kept in hand"),
+            _("Warn when a knock or stock-out hand still holds a spread (three aces excepted)."),
+        ),
+        "upcard": (
+            _("Turn an upcard after the deal"),
+            _("The card after the deal starts the discard pile (recorded only)."),
+        ),
+    }
+
+    def grid(self, grid: CardGrid, *, players: int, options: Any) -> None:
+        """One standard deck."""
+        grid.add_standard_deck()
+
+    def hand_summary(self, entry: Mapping[str, Any]) -> str:
+        """How the hand ended, and by whom."""
+        end = str(dict(TONK_ENDS).get(entry.get("end", ""), entry.get("end", "")))
+        return f"{end}: {entry['by']}" if entry.get("by") else end
+
+    def table_play(
+        self, *, round_number: int, game: Any, players: int, options: Any, tournament: Any
+    ) -> dict[str, Any]:
+        """The hands of the sitting and the stake."""
+        return {
+            "count": tournament.hands_per_round,
+            "stake": tournament.stake,
+            "currency": tournament.currency,
+        }
