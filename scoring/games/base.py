@@ -55,14 +55,17 @@ class GameAdapter:
     Attributes:
         rules: the engine's rules object of the game (``tonkrules.find_game(name)``).
         entry_form: the table page's entry form class (a :class:`scoring.entry.EntryForm`).
-        template_dir: where its partials are: ``entry.html`` (the form's game-specific
-            fields) and ``play.html`` (a table card's "what to play"); by default
-            ``scoring/games/<name>``.
+        template_dir: where its ``entry.html`` partial is (the entry form's game-specific
+            fields); by default ``scoring/games/<name>``.
+        play_template: a table card's "what to play" partial.
     """
 
     rules: GameRules[Any, Any]
     entry_form: type[EntryForm]
     template_dir: str = ""
+    #: The partial saying what a table plays this round (printed table cards), given the
+    #: ``play`` of :meth:`table_play`; by default "``count`` hands".
+    play_template: str = "scoring/games/_play.html"
     #: Each house rule's label and explanation people read, by option key (translated
     #: lazily); an option without one shows its key and the engine's help.
     option_texts: ClassVar[Mapping[str, tuple[Any, Any]]] = {}
@@ -100,11 +103,6 @@ class GameAdapter:
     def entry_template(self) -> str:
         """The partial holding the entry form's game-specific fields."""
         return f"{self.template_dir or 'scoring/games/' + self.name}/entry.html"
-
-    @property
-    def play_template(self) -> str:
-        """The partial saying what a table plays this round (printed table cards)."""
-        return f"{self.template_dir or 'scoring/games/' + self.name}/play.html"
 
     # --- the table page ----------------------------------------------------------------------
 

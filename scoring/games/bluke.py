@@ -203,6 +203,7 @@ class BlukeAdapter(GameAdapter):
 
     rules = BLUKE
     entry_form = BlukeEntryForm
+    play_template = "scoring/games/bluke/play.html"
 
     #: The house rules' labels and explanations people read (the explanation: the engine's
     #: one-line help, word for word, as the message id).

@@ -171,6 +171,7 @@ class RookAdapter(GameAdapter):
 
     rules = ROOK_GAME
     entry_form = RookEntryForm
+    play_template = "scoring/games/rook/play.html"
 
     #: The house rules' labels and explanations people read (the explanation: the engine's
     #: one-line help, word for word, as the message id).

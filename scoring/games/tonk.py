@@ -144,6 +144,7 @@ class TonkAdapter(GameAdapter):
 
     rules = TONK
     entry_form = TonkEntryForm
+    play_template = "scoring/games/tonk/play.html"
 
     #: The house rules' labels and explanations people read (the explanation: the engine's
     #: one-line help, word for word, as the message id).

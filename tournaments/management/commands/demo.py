@@ -40,7 +40,7 @@ class Command(BaseCommand):
             names = ", ".join(name for name, _seat in game.seating)
             link = reverse("scoring:table", kwargs={"key": game.table_key})
             state = "created" if created else "already there"
-            counted = "rounds" if game.kind == "rook" else "hands"
+            counted = "rounds" if game.adapter.hands_are_rounds else "hands"
             self.stdout.write(
                 f"  {game.get_kind_display()} ({names}; {game.current_hands} {counted}, "
                 f"{state}): {link}"

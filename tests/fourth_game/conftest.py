@@ -1,0 +1,31 @@
+"""The fourth game's fixture: Tally registered on both sides (the engine's registry and the
+adapters' registry) and its template directory added, for one test; removed afterwards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring import games
+from tests.fourth_game.adapter import TALLY_ADAPTER, TallyAdapter
+from tests.fourth_game.rules import TALLY
+from tonkrules import games as engine_games
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+@pytest.fixture
+def tally(settings: Any) -> Iterator[TallyAdapter]:
+    """Tally, playable everywhere for the length of the test."""
+    engine_games.register(TALLY)
+    games.register(TALLY_ADAPTER)
+    engine = settings.TEMPLATES[0]
+    settings.TEMPLATES = [{**engine, "DIRS": [*engine["DIRS"], TEMPLATES]}]
+    try:
+        yield TALLY_ADAPTER
+    finally:
+        games.unregister(TALLY.name)
+        engine_games.unregister(TALLY.name)
