@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -29,8 +28,11 @@ from tonkrules import RuleError, find_game
 from tonkrules.errors import PlayerError
 from tonkrules.sheet import SheetError
 
-SEATS = 5
-"""Seats on the form: the most players any of the games seats (Toonerville Rook: 5)."""
+
+def seat_count() -> int:
+    """Seats on the form: the most players any registered game seats."""
+    return max(a.rules.max_players for a in games.all_adapters())
+
 
 DEFAULT_CURRENCY = "USD"
 """The currency of a Tonk stake entered without one."""
@@ -47,19 +49,10 @@ def _option_text(game: str, key: str) -> tuple[Any, Any] | None:
     return adapter_for(game).option_texts.get(key)
 
 
-CHOICE_TEXT: dict[tuple[str, str], Promise] = {
-    ("caught_low_bonus", "all_others"): _("everyone outside the lowest group"),
-    ("caught_low_bonus", "non_knockers"): _("only the other non-knockers"),
-    ("caught_low_bonus", "none"): _("nobody"),
-    ("stock_tie", "all_tied_collect"): _("each tied player collects"),
-    ("stock_tie", "no_payment"): _("nobody pays"),
-    # The explanation of these two names the values, so their labels do too.
-    ("contract_mode", "exact"): _("exact: exactly the contract"),
-    ("contract_mode", "at_least"): _("at_least: extra melds allowed"),
-    ("bluke_lead_rule", "free"): _("free: no suit to follow"),
-    ("bluke_lead_rule", "next_card_sets_suit"): _("the next card played sets the suit"),
-}
-"""What each value of a choice option means, keyed by (option, value)."""
+def _choice_text(game: str, key: str, value: str) -> Any:
+    """What value ``value`` of choice option ``key`` means, from the game's adapter
+    (``choice_texts``); the value itself when it has no text."""
+    return adapter_for(game).choice_texts.get((key, value), value)
 
 
 @dataclass(frozen=True)
@@ -125,7 +118,7 @@ def _default_text(game: str, key: str, default: object) -> Any:
     if isinstance(default, list):
         return ", ".join(str(v) for v in default)
     if isinstance(default, str):
-        return CHOICE_TEXT.get((key, default), default)
+        return _choice_text(game, key, default)
     return str(default)
 
 
@@ -161,7 +154,7 @@ def option_field(game: str, rule: HouseRule) -> forms.Field:
     if isinstance(default, bool):
         return forms.BooleanField(initial=default, **common)
     if isinstance(default, Enum):
-        choices = [(m.value, CHOICE_TEXT.get((rule.key, m.value), m.value)) for m in type(default)]
+        choices = [(m.value, _choice_text(game, rule.key, m.value)) for m in type(default)]
         return forms.ChoiceField(choices=choices, initial=default.value, **common)
     if isinstance(default, tuple):
         return WholeNumbersField(
@@ -317,7 +310,8 @@ class GameStartForm(forms.Form):
             club_field.initial = clubs_players[0].pk
         else:
             del self.fields["club"]
-        for seat in range(1, SEATS + 1):
+        self.seat_count = seat_count()
+        for seat in range(1, self.seat_count + 1):
             attrs = {"autocomplete": "off", "autocapitalize": "words"}
             if self.club_player_names:
                 attrs["list"] = self.PLAYERS_DATALIST
@@ -337,7 +331,7 @@ class GameStartForm(forms.Form):
 
     def player_fields(self) -> list[forms.BoundField]:
         """The seat fields, in seat order (clockwise)."""
-        return [self[f"player_{seat}"] for seat in range(1, SEATS + 1)]
+        return [self[f"player_{seat}"] for seat in range(1, self.seat_count + 1)]
 
     def rule_groups(self) -> Iterator[dict[str, Any]]:
         """Per game: its name, title, and each house rule with its bound field."""
@@ -379,7 +373,7 @@ class GameStartForm(forms.Form):
         if club is not None:
             by_name = {p.name.strip().casefold(): p for p in club.players.all()}
         seats = []
-        for seat in range(1, SEATS + 1):
+        for seat in range(1, self.seat_count + 1):
             name = cleaned.get(f"player_{seat}") or ""
             if not name:
                 continue
@@ -448,7 +442,11 @@ class GameStartForm(forms.Form):
                 if len(seats) > engine.max_players:
                     return seats[engine.max_players][0]
                 filled = {name for name, _spec in seats}
-                blank = [f"player_{s}" for s in range(1, SEATS + 1) if f"player_{s}" not in filled]
+                blank = [
+                    f"player_{s}"
+                    for s in range(1, self.seat_count + 1)
+                    if f"player_{s}" not in filled
+                ]
                 return blank[0] if blank else None
             # Duplicates name the later seat: the last seat holding the name.
             for field_name, spec in reversed(seats):

@@ -386,7 +386,8 @@ class GameRules(ABC, Generic[OptionsT, HandT]):
       starting again at 1 after the last) and :meth:`sequence_start`;
     - who wins: ``lower_wins``; the tie-breaks: ``tiebreaks`` (:class:`TieBreak`, in order);
     - the tournament defaults: ``table_sizes`` (:class:`TableSizes`),
-      ``default_hands_per_round``, ``max_hands_per_round``, ``max_rounds``;
+      ``default_hands_per_round``, ``max_hands_per_round``, ``max_rounds``,
+      ``default_rounds``;
     - ``unit`` (``"stake units"`` or ``"points"``) and ``has_stakes`` (played for money:
       a stake, a currency and settling up);
     - ``options_type``: the house-rule options.
@@ -418,6 +419,9 @@ class GameRules(ABC, Generic[OptionsT, HandT]):
     """The most hands a tournament round may play (Rook: 1, one contract round)."""
     max_rounds: ClassVar[int] = 99
     """The most rounds a tournament of this game may have."""
+    default_rounds: ClassVar[int | None] = None
+    """A tournament's rounds unless the director says otherwise; None: the director must say
+    (Rook: 11, one per contract)."""
     options_type: ClassVar[type[Options]]
 
     @property

@@ -232,8 +232,9 @@ class Rook(GameRules[RookOptions, RookRound]):
     default_hands_per_round = 1
     #: A tournament round is one contract round, dealt afresh at every table.
     max_hands_per_round = 1
-    #: Round r plays contract r.
+    #: Round r plays contract r: at most 11 rounds, 11 by default.
     max_rounds = ROUNDS
+    default_rounds = ROUNDS
 
     def cards_dealt(self, number: int) -> int:
         """Cards dealt to each player in round ``number`` (its contract, rules/rook.md)."""

@@ -49,8 +49,15 @@ from tournaments.models import (
     Tournament,
 )
 
-TABLE_SIZES = (2, 3, 4, 5)
-"""The table sizes offered (the service refuses those the chosen game does not allow)."""
+
+def table_sizes() -> range:
+    """The table sizes offered: from the fewest to the most players of any registered game
+    (the service refuses those the chosen game does not allow)."""
+    adapters = games.all_adapters()
+    return range(
+        min(a.rules.min_players for a in adapters), max(a.rules.max_players for a in adapters) + 1
+    )
+
 
 MAX_ROUNDS = 99
 """The most rounds the form takes for any game (``GameRules.max_rounds`` may be fewer)."""
@@ -261,23 +268,23 @@ class TournamentForm(forms.Form):
         game's defaults as initial values."""
         sizes, prefer = DEFAULT_SIZES[game]
         rules = adapter_for(game).rules
-        if rules.max_rounds < MAX_ROUNDS:  # a schedule fixes them (Rook: round r, contract r)
+        if rules.default_rounds is not None:  # Rook: round r plays contract r, 11 rounds
             rounds = forms.IntegerField(
                 label=_("Rounds"),
                 required=False,
                 min_value=1,
                 max_value=rules.max_rounds,
-                initial=rules.max_rounds,
+                initial=rules.default_rounds,
             )
         else:
             rounds = forms.IntegerField(
-                label=_("Rounds"), required=False, min_value=1, max_value=MAX_ROUNDS
+                label=_("Rounds"), required=False, min_value=1, max_value=rules.max_rounds
             )
         rounds.widget.attrs.update({"class": "short", "inputmode": "numeric"})
         self.fields[f"{game}__rounds"] = rounds
         self.fields[f"{game}__sizes"] = forms.TypedMultipleChoiceField(
             label=_("Table sizes"),
-            choices=[(s, str(s)) for s in TABLE_SIZES],
+            choices=[(s, str(s)) for s in table_sizes()],
             coerce=int,
             required=False,
             initial=sizes,
@@ -285,7 +292,7 @@ class TournamentForm(forms.Form):
         )
         self.fields[f"{game}__prefer"] = forms.TypedChoiceField(
             label=_("Preferred table size"),
-            choices=[(s, str(s)) for s in TABLE_SIZES],
+            choices=[(s, str(s)) for s in table_sizes()],
             coerce=int,
             required=False,
             initial=prefer,

@@ -71,6 +71,8 @@ class GameAdapter:
     option_texts: ClassVar[Mapping[str, tuple[Any, Any]]] = {}
     #: What an option whose default is ``null`` means, by option key ("none" otherwise).
     no_default_texts: ClassVar[Mapping[str, Any]] = {}
+    #: What each value of a choice option means, by (option key, value).
+    choice_texts: ClassVar[Mapping[tuple[str, str], Any]] = {}
 
     # --- who the game is ---------------------------------------------------------------------
 

@@ -205,6 +205,12 @@ class BlukeAdapter(GameAdapter):
     entry_form = BlukeEntryForm
     play_template = "scoring/games/bluke/play.html"
 
+    #: What each value of a choice option means, keyed by (option, value).
+    choice_texts: ClassVar[Mapping[tuple[str, str], Any]] = {
+        ("bluke_lead_rule", "free"): _("free: no suit to follow"),
+        ("bluke_lead_rule", "next_card_sets_suit"): _("the next card played sets the suit"),
+    }
+
     #: The house rules' labels and explanations people read (the explanation: the engine's
     #: one-line help, word for word, as the message id).
     option_texts: ClassVar[Mapping[str, tuple[Any, Any]]] = {

@@ -173,6 +173,13 @@ class RookAdapter(GameAdapter):
     entry_form = RookEntryForm
     play_template = "scoring/games/rook/play.html"
 
+    #: What each value of a choice option means, keyed by (option, value); the option's
+    #: explanation names the values, so their labels do too.
+    choice_texts: ClassVar[Mapping[tuple[str, str], Any]] = {
+        ("contract_mode", "exact"): _("exact: exactly the contract"),
+        ("contract_mode", "at_least"): _("at_least: extra melds allowed"),
+    }
+
     #: The house rules' labels and explanations people read (the explanation: the engine's
     #: one-line help, word for word, as the message id).
     option_texts: ClassVar[Mapping[str, tuple[Any, Any]]] = {

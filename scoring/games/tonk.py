@@ -146,6 +146,15 @@ class TonkAdapter(GameAdapter):
     entry_form = TonkEntryForm
     play_template = "scoring/games/tonk/play.html"
 
+    #: What each value of a choice option means, keyed by (option, value).
+    choice_texts: ClassVar[Mapping[tuple[str, str], Any]] = {
+        ("caught_low_bonus", "all_others"): _("everyone outside the lowest group"),
+        ("caught_low_bonus", "non_knockers"): _("only the other non-knockers"),
+        ("caught_low_bonus", "none"): _("nobody"),
+        ("stock_tie", "all_tied_collect"): _("each tied player collects"),
+        ("stock_tie", "no_payment"): _("nobody pays"),
+    }
+
     #: The house rules' labels and explanations people read (the explanation: the engine's
     #: one-line help, word for word, as the message id).
     option_texts: ClassVar[Mapping[str, tuple[Any, Any]]] = {
