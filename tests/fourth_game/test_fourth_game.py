@@ -144,7 +144,7 @@ def _play(rnd: Round, keys: Any) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_fourth_game_tournament_of_two_rounds_is_ranked_in_the_standings(
-    tally: TallyAdapter,
+    tally: TallyAdapter, client: Client
 ) -> None:
     club = ClubFactory(name="Tally Club")
     director = MembershipFactory(club=club, role=Membership.Role.DIRECTOR).user
@@ -202,3 +202,17 @@ def test_fourth_game_tournament_of_two_rounds_is_ranked_in_the_standings(
     assert rows["Ben"].tiebreaks[1] == 40 and rows["Cyd"].tiebreaks[1] == 60
     assert rows["Ben"].tiebreaks[0] + rows["Cyd"].tiebreaks[0] == 4
     assert all(row.games == 2 for row in standings.rows)
+
+    # The director's and the public pages show it, from the adapter.
+    client.force_login(director)
+    new = client.get(reverse("tournaments:new", kwargs={"club_id": club.pk}))
+    assert "Tally, 2–4 a table" in new.content.decode()
+    args = {"tournament_id": tournament.pk, "number": 2}
+    cards = client.get(reverse("tournaments:cards", kwargs=args)).content.decode()
+    assert "2 hands." in " ".join(cards.split())  # the default "what to play" partial
+    manage = client.get(reverse("tournaments:manage", kwargs={"tournament_id": tournament.pk}))
+    assert manage.status_code == 200
+    page = client.get(reverse("tournaments:standings", kwargs={"tournament_id": tournament.pk}))
+    text = " ".join(page.content.decode().split())
+    assert "Hands won" in text and "Highest total wins." in text
+    assert "2 hands" in client.get(reverse("tournaments:round", kwargs=args)).content.decode()
