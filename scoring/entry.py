@@ -20,6 +20,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
+from scoring.messages import error_message
 from tonkrules import find_game
 from tonkrules.bluke import HANDS, cards_dealt, trump_of_turned
 from tonkrules.cards import BLUKE_DECK, STANDARD_DECK, RookDeck, Suit
@@ -28,8 +29,8 @@ from tonkrules.rook import CONTRACTS, ROUNDS, Contract
 from tonkrules.sheet import SheetError
 from tonkrules.tonk import ENDS_WITH_BY, TonkEnd
 
-#: A headline people read for each error code of the format, translated; the engine's own
-#: English sentence follows it as the detail.
+#: A headline people read for each error code of the format, translated; the error's own
+#: sentence (``scoring.messages.error_message``, translated too) follows it.
 ERROR_HEADLINES: Mapping[str, Any] = {
     ErrorCode.BAD_FORMAT: _("Something is missing or not in the expected form"),
     ErrorCode.BAD_SEQUENCE: _("Out of order"),
@@ -263,14 +264,14 @@ class EntryForm(forms.Form):
 
 def error_text(error: RuleError) -> str:
     """What people read for a rule error: the translated headline, the player and cards
-    concerned, then the engine's sentence."""
+    concerned, then the error's sentence in the active language."""
     headline = str(ERROR_HEADLINES.get(error.code, _("Rejected")))
     parts = [headline]
     if error.player:
         parts.append(error.player)
     if error.cards:
         parts.append(" ".join(error.cards))
-    return f"{' — '.join(parts)}: {error.message}"
+    return f"{' — '.join(parts)}: {error_message(error)}"
 
 
 # --- Tonk ----------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import IdempotencyKeyReused
+from scoring.messages import error_message
 from scoring.models import Game
 from scoring.services import MAX_NAME_LENGTH, MAX_STAKE_LENGTH, SeatSpec
 from tonkrules import RuleError, find_game
@@ -520,4 +521,4 @@ def start_error_text(error: RuleError, kind: str) -> str:
         return gettext("This value is not one the rule allows.")
     if detail in texts:
         return str(texts[detail]) % {"name": name, "max": MAX_NAME_LENGTH}
-    return error.message
+    return error_message(error)

@@ -43,6 +43,7 @@ from scoring.errors import (
     StaleRevision,
     VoidRefused,
 )
+from scoring.messages import error_message
 from scoring.models import Game, Hand
 from tonkrules import find_game
 from tonkrules.bluke import cards_dealt
@@ -422,7 +423,7 @@ def _conflict_text(exc: ScoringConflict) -> str:
         return _("This table's round is not open yet: wait until the director publishes it.")
     if isinstance(exc, HandLimitReached):
         return _("Every hand this table plays is entered: correct one if it is wrong.")
-    return str(exc)
+    return error_message(exc)
 
 
 @require_POST
