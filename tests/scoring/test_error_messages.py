@@ -4,8 +4,8 @@ English sentence of the engine left), and a conflict's too."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
+import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -43,11 +43,6 @@ def translated(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     monkeypatch.setattr(messages, "gettext", gettext)
     monkeypatch.setattr(messages, "ngettext", ngettext)
     yield asked
-
-
-def english_sentence(pattern: str) -> Callable[[str], bool]:
-    found = re.compile(pattern)
-    return lambda text: bool(found.search(text))
 
 
 def test_the_table_page_shows_the_engine_error_translated(
@@ -119,3 +114,21 @@ def test_a_translation_that_does_not_fit_falls_back_to_english(
     monkeypatch.setattr(messages, "gettext", lambda message: "%(nothing)s")
     err: Any = CardError("not_in_deck.standard", cards=["1S"], params={"token": "1S"})
     assert messages.error_message(err) == "'1S' is not a card of the 52-card deck"
+
+
+def test_the_command_line_says_the_same_template_in_english(translated: list[str]) -> None:
+    from scoring.scoresheet_cli import ERROR_EXIT, answer
+    from tests.scoring.sheets import TONK_BAD_CARD_SHEET
+
+    status, printed = answer("score", json.dumps(TONK_BAD_CARD_SHEET).encode())
+
+    assert status == ERROR_EXIT
+    assert printed["error"] == {
+        "hand": 1,
+        "code": "bad_card",
+        "player": "Ana",
+        "cards": ["1S"],
+        "detail": "not_in_deck",
+        "message": "'1S' is not a card of the 52-card deck",
+    }
+    assert translated == []
