@@ -6,6 +6,7 @@ from typing import Any
 from rest_framework.response import Response
 
 from scoring.api import api_exception_handler
+from scoring.messages import error_body
 from tournaments.errors import TournamentError
 
 
@@ -14,5 +15,5 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     for one the state refuses; the rest as ``scoring.api.api_exception_handler``."""
     if isinstance(exc, TournamentError):
         key = "conflict" if exc.status == 409 else "error"
-        return Response({key: exc.to_dict()}, status=exc.status)
+        return Response({key: error_body(exc, exc.to_dict())}, status=exc.status)
     return api_exception_handler(exc, context)

@@ -8,7 +8,7 @@ game's state refuses is a 409 saying what the client needs to recover.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import Prefetch
 from django.http import HttpResponse
@@ -28,6 +28,7 @@ from rest_framework.views import APIView, exception_handler
 from scoring import games, selectors, services
 from scoring.api_auth import TableKeyAuthentication, game_for, is_table
 from scoring.errors import HandNotFound, NotTonk, ScoringConflict
+from scoring.messages import error_body
 from scoring.models import Game, Hand, Seat
 from tonkrules.errors import FormatError
 from tonkrules.sheet import SheetError
@@ -50,13 +51,9 @@ class StrictJSONParser(JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise SheetError(
-                FormatError("the JSON is nested too deeply", detail="not_json")
-            ) from None
+            raise SheetError(FormatError("not_json.nested")) from None
         if _holds_unstorable_text(data):
-            raise SheetError(
-                FormatError("the text holds a NUL or an unpaired surrogate", detail="not_text")
-            )
+            raise SheetError(FormatError("not_text.nul"))
         return data
 
 
@@ -84,7 +81,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     for a missing hand; other conflicts → 409 with their code and details; the rest as DRF
     does (401, 403, 404, 405, 415)."""
     if isinstance(exc, SheetError):
-        return Response(exc.to_json(), status=status.HTTP_400_BAD_REQUEST)
+        answer = exc.to_json()
+        answer["error"] = error_body(exc, cast(dict[str, object], answer["error"]))
+        return Response(answer, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, exceptions.ParseError | exceptions.ValidationError):
         body: dict[str, Any] = {
             "code": "bad_format",
@@ -97,9 +96,12 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             body["fields"] = exc.detail
         return Response({"error": body}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, HandNotFound):
-        return Response({"conflict": exc.to_dict()}, status=status.HTTP_404_NOT_FOUND)
+        conflict = error_body(exc, exc.to_dict())
+        return Response({"conflict": conflict}, status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, ScoringConflict):
-        return Response({"conflict": exc.to_dict()}, status=status.HTTP_409_CONFLICT)
+        return Response(
+            {"conflict": error_body(exc, exc.to_dict())}, status=status.HTTP_409_CONFLICT
+        )
     return exception_handler(exc, context)
 
 
@@ -396,7 +398,7 @@ class SettleUpApi(GameApiView):
     def get(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
         if not game.adapter.has_stakes:
-            raise NotTonk("settling up is for Tonk, played for stakes", game=game.kind)
+            raise NotTonk(game=game.kind)
         return Response(selectors.tonk_settle_up(game))
 
 

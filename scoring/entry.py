@@ -18,13 +18,14 @@ from typing import Any, ClassVar
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.messages import error_message
 from tonkrules import find_game
 from tonkrules.cards import STANDARD_DECK
 from tonkrules.errors import ErrorCode, RuleError
 from tonkrules.sheet import SheetError
 
-#: A headline people read for each error code of the format, translated; the engine's own
-#: English sentence follows it as the detail.
+#: A headline people read for each error code of the format, translated; the error's own
+#: sentence (``scoring.messages.error_message``, translated too) follows it.
 ERROR_HEADLINES: Mapping[str, Any] = {
     ErrorCode.BAD_FORMAT: _("Something is missing or not in the expected form"),
     ErrorCode.BAD_SEQUENCE: _("Out of order"),
@@ -251,14 +252,14 @@ class EntryForm(forms.Form):
 
 def error_text(error: RuleError) -> str:
     """What people read for a rule error: the translated headline, the player and cards
-    concerned, then the engine's sentence."""
+    concerned, then the error's sentence in the active language."""
     headline = str(ERROR_HEADLINES.get(error.code, _("Rejected")))
     parts = [headline]
     if error.player:
         parts.append(error.player)
     if error.cards:
         parts.append(" ".join(error.cards))
-    return f"{' — '.join(parts)}: {error.message}"
+    return f"{' — '.join(parts)}: {error_message(error)}"
 
 
 # --- what the sheet shows --------------------------------------------------------------------

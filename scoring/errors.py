@@ -1,28 +1,90 @@
-"""Refusals of the scoring services that are not rule errors (those are ``tonkrules.RuleError``).
+"""Refusals of the scoring services that are not rule errors (those are ``tonkrules.RuleError``),
+and the English sentences of both kinds of error the scoring services raise.
 
-Each carries the facts a client needs to recover; the API answers them with 409 Conflict.
+Each conflict carries a stable ``code`` and the facts a client needs to recover (its
+``details``, in the API's body); the API answers them with 409 Conflict. The sentences are
+templates keyed by code, rendered at the edge by :func:`scoring.messages.error_message`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
 
-class ScoringConflict(Exception):
+from django.utils.translation import gettext_noop as _
+
+from tonkrules.errors import DomainError
+from tonkrules.messages import RULE_MESSAGES, Template, declare
+
+#: The sentences of the rule errors the scoring services raise themselves (names a seat can
+#: store, club seats, stakes, corrections, request bodies), added to the engine's catalogue.
+SCORING_RULE_MESSAGES: dict[str, Template] = {
+    "not_json.nested": _("the JSON is nested too deeply"),
+    "not_text.nul": _("the text holds a NUL or an unpaired surrogate"),
+    "key_not_allowed.stake": _("a stake and a currency are for Tonk only"),
+    "stake.length": _("a stake has at most %(max)s characters"),
+    "not_consecutive.correction": _(
+        "%(number_key)s %(following)s follows; this %(number_key)s must stay %(sequence)s"
+    ),
+    "name_too_long": _("a player's name has at most %(max)s characters"),
+    "name_control": _("a player's name cannot hold control characters"),
+    "duplicate_player": _("one club player cannot sit in two seats"),
+    "club": _("a seated club player must be a player of the game's club"),
+}
+declare(SCORING_RULE_MESSAGES, into=RULE_MESSAGES)
+
+#: Each conflict's English sentence, by message key (its code, or ``code.variant``).
+CONFLICT_MESSAGES: dict[str, Template] = {
+    "conflict": _("this change cannot be made in the game's present state"),
+    "stale_revision": _("hand %(number)s is at revision %(current_revision)s, not %(revision)s"),
+    "void_refused": _(
+        "only the latest %(number_key)s of %(title)s can be voided, so that the sequence stays "
+        "whole; correct %(number_key)s %(sequence)s instead"
+    ),
+    "game_finished": _("the game is finished: no more hands"),
+    "game_not_open": _("the game is not open for hands yet"),
+    "hand_limit": _("this game takes %(limit)s hands at most: all are entered"),
+    "seats_fixed": _("hands are entered: the seats can no longer change"),
+    "no_such_hand": _("no current hand %(number)s"),
+    "idempotency_key_reused": _("this idempotency key was used for a different write"),
+    "idempotency_key_reused.game": _("this idempotency key was used for a different game"),
+    "not_tonk": _("settling up is for Tonk, played for stakes"),
+}
+
+
+class ScoringConflict(DomainError):
     """A write that cannot be made in the game's present state.
+
+    Args:
+        key: the message key: the class's ``code`` (the default), or ``code.variant``.
+        params: values the sentence names that the client does not need.
+        details: values a client needs to recover (e.g. the current revision); the sentence
+            may name them too, and :meth:`to_dict` gives them.
 
     Attributes:
         code: a stable code (``stale_revision``, ``void_refused``, ``game_finished``, ...).
-        message: plain English, for logs; pages translate from ``code``.
-        details: values a client needs to recover (e.g. the current revision).
     """
 
     code = "conflict"
+    messages: ClassVar[Mapping[str, Template]] = CONFLICT_MESSAGES
 
-    def __init__(self, message: str, **details: object) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(
+        self,
+        key: str | None = None,
+        /,
+        *,
+        params: Mapping[str, object] | None = None,
+        **details: object,
+    ) -> None:
         self.details = details
+        super().__init__(key or self.code, params=params)
+
+    def context(self) -> dict[str, object]:
+        """``details`` and ``params``: every value the sentence may name."""
+        return {**self.details, **self.params}
 
     def to_dict(self) -> dict[str, object]:
+        """The conflict as JSON: code, the English message and the details."""
         return {"code": self.code, "message": self.message, **self.details}
 
 

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import games
 from scoring.errors import IdempotencyKeyReused
 from scoring.games import adapter_for
+from scoring.messages import error_message
 from scoring.services import MAX_NAME_LENGTH, MAX_STAKE_LENGTH, SeatSpec
 from tonkrules import RuleError, find_game
 from tonkrules.errors import PlayerError
@@ -487,4 +488,4 @@ def start_error_text(error: RuleError, kind: str) -> str:
         return gettext("This value is not one the rule allows.")
     if detail in texts:
         return str(texts[detail]) % {"name": name, "max": MAX_NAME_LENGTH}
-    return error.message
+    return error_message(error)

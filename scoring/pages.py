@@ -40,6 +40,7 @@ from scoring.errors import (
     VoidRefused,
 )
 from scoring.games import adapter_for
+from scoring.messages import error_message
 from scoring.models import Game, Hand
 from tonkrules.sheet import SheetError
 
@@ -407,7 +408,7 @@ def _conflict_text(exc: ScoringConflict) -> str:
         return _("This table's round is not open yet: wait until the director publishes it.")
     if isinstance(exc, HandLimitReached):
         return _("Every hand this table plays is entered: correct one if it is wrong.")
-    return str(exc)
+    return error_message(exc)
 
 
 @require_POST

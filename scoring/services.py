@@ -99,15 +99,9 @@ def _verify_storable_names(names: Sequence[str]) -> None:
     """
     for name in names:
         if len(name) > MAX_NAME_LENGTH:
-            raise PlayerError(
-                f"a player's name has at most {MAX_NAME_LENGTH} characters",
-                player=name,
-                detail="name_too_long",
-            )
+            raise PlayerError("name_too_long", player=name, params={"max": MAX_NAME_LENGTH})
         if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-            raise PlayerError(
-                "a player's name cannot hold control characters", player=name, detail="name_control"
-            )
+            raise PlayerError("name_control", player=name)
 
 
 def _request_fingerprint(kind: str, request: object) -> str:
@@ -322,21 +316,19 @@ def game_start(
         existing = Game.objects.filter(created_by=owner, idempotency_key=idempotency_key).first()
         if existing is not None:
             if existing.request_fingerprint != fingerprint:
-                raise IdempotencyKeyReused("this idempotency key was used for a different game")
+                raise IdempotencyKeyReused("idempotency_key_reused.game")
             return existing, False
     try:
         engine = find_game(kind)
         engine.options(options)  # validates; the game keeps the options as given
         if not engine.has_stakes and (stake is not None or currency is not None):
-            raise FormatError("a stake and a currency are for Tonk only", detail="key_not_allowed")
+            raise FormatError("key_not_allowed.stake")
         stake_text = ""
         if stake is not None:
             parse_stake(stake)
             stake_text = str(stake)
             if len(stake_text) > MAX_STAKE_LENGTH:
-                raise FormatError(
-                    f"a stake has at most {MAX_STAKE_LENGTH} characters", detail="stake"
-                )
+                raise FormatError("stake.length", params={"max": MAX_STAKE_LENGTH})
         currency_text = parse_currency(currency) if currency is not None else ""
         names = [s.name for s in specs]
         verify_player_names(names)
@@ -346,15 +338,11 @@ def game_start(
         raise SheetError(exc) from exc
     player_ids = [s.player_id for s in specs if s.player_id is not None]
     if len(set(player_ids)) != len(player_ids):
-        raise SheetError(
-            PlayerError("one club player cannot sit in two seats", detail="duplicate_player")
-        )
+        raise SheetError(PlayerError("duplicate_player"))
     if player_ids and (
         club is None or club.players.filter(pk__in=player_ids).count() != len(player_ids)
     ):
-        raise SheetError(
-            PlayerError("a seated club player must be a player of the game's club", detail="club")
-        )
+        raise SheetError(PlayerError("club"))
     try:
         with transaction.atomic():
             game = Game.objects.create(
@@ -376,9 +364,7 @@ def game_start(
     except IntegrityError:  # the same key, created meanwhile by a concurrent request
         existing = Game.objects.get(created_by=owner, idempotency_key=idempotency_key)
         if existing.request_fingerprint != fingerprint:
-            raise IdempotencyKeyReused(
-                "this idempotency key was used for a different game"
-            ) from None
+            raise IdempotencyKeyReused("idempotency_key_reused.game") from None
         return existing, False
     seats = Seat.objects.bulk_create(
         Seat(game=game, position=i, name=s.name, player_id=s.player_id) for i, s in enumerate(specs)
@@ -426,7 +412,7 @@ def seat_replace(*, game: Game, position: int, seat: SeatSpec) -> Game:
     """
     game = _locked(game)
     if game.last_number:
-        raise SeatsFixed("hands are entered: the seats can no longer change", game=game.pk)
+        raise SeatsFixed(game=game.pk)
     names = [name for name, _seat in game.seating]
     seat_id = game.seating[position][1]
     names[position] = seat.name
@@ -491,9 +477,7 @@ def _replayed(hand_id: int | None, entry: object, *, number: int | None) -> Hand
         else (hand.replaces_id is not None and hand.number == number)
     )
     if not same_write or hand.entry_text != as_json_text(entry):
-        raise IdempotencyKeyReused(
-            "this idempotency key was used for a different write", number=hand.number
-        )
+        raise IdempotencyKeyReused(number=hand.number)
     return hand
 
 
@@ -539,7 +523,7 @@ def hand_record(
         replay = _replay_of(game, idempotency_key, entry)
         if replay is not None:
             return replay, False
-        raise GameFinished("the game is finished: no more hands", game=game.pk)
+        raise GameFinished(game=game.pk)
     if game.state == Game.State.WAITING or (
         game.hand_limit is not None and game.current_hands >= game.hand_limit
     ):
@@ -547,12 +531,8 @@ def hand_record(
         if replay is not None:
             return replay, False
         if game.state == Game.State.WAITING:
-            raise GameNotOpen("the game is not open for hands yet", game=game.pk)
-        raise HandLimitReached(
-            f"this game takes {game.hand_limit} hands at most: all are entered",
-            game=game.pk,
-            limit=game.hand_limit,
-        )
+            raise GameNotOpen(game=game.pk)
+        raise HandLimitReached(game=game.pk, limit=game.hand_limit)
     engine, options, seats = engine_of(game)
     names = list(seats)
     # A new hand takes a number never used in the game (a voided number stays voided).
@@ -640,13 +620,11 @@ def hand_correct(
     current = _current(game)
     index = next((i for i, h in enumerate(current) if h.number == number), None)
     if index is None:
-        raise HandNotFound(f"no current hand {number}", number=number)
+        raise HandNotFound(number=number)
     old = current[index]
     if old.revision != revision:
         raise StaleRevision(
-            f"hand {number} is at revision {old.revision}, not {revision}",
-            number=number,
-            current_revision=old.revision,
+            params={"revision": revision}, number=number, current_revision=old.revision
         )
     engine, options, seats = engine_of(game)
     names = list(seats)
@@ -663,9 +641,12 @@ def hand_correct(
             and following.sequence != new_sequence + 1
         ):
             raise SequenceError(
-                f"{engine.number_key} {following.sequence} follows; "
-                f"this {engine.number_key} must stay {old.sequence}",
-                detail="not_consecutive",
+                "not_consecutive.correction",
+                params={
+                    "number_key": engine.number_key,
+                    "following": following.sequence,
+                    "sequence": old.sequence,
+                },
             )
     except RuleError as exc:
         raise SheetError(exc, index + 1, number=number) from exc
@@ -714,12 +695,15 @@ def hand_void(*, game: Game, number: int) -> Hand:
         last = game.hands.filter(number=number).order_by("-revision").first()
         if last is not None and last.state == Hand.State.VOIDED:
             return last
-        raise HandNotFound(f"no current hand {number}", number=number)
+        raise HandNotFound(number=number)
     engine = find_game(game.kind)
     if engine.number_key is not None and hand is not current[-1]:
         raise VoidRefused(
-            f"only the latest {engine.number_key} of {engine.title} can be voided, so that the "
-            f"sequence stays whole; correct {engine.number_key} {hand.sequence} instead",
+            params={
+                "number_key": engine.number_key,
+                "title": engine.title,
+                "sequence": hand.sequence,
+            },
             number=number,
             latest=current[-1].number,
         )

@@ -197,12 +197,15 @@ def verify_follow_suit(tricks: Sequence[Trick], *, rule: BlukeLeadRule) -> None:
                 assert led is not None
                 held = [c for c in hand if isinstance(c, Card) and c.suit == led]
                 raise PlayError(
-                    f"trick {t + 1}: {player} played {card} but holds {led.symbol} "
-                    f"({' '.join(str(c) for c in held)}) and must follow suit",
+                    "revoke",
                     player=player,
                     cards=[card, *held],
-                    detail="revoke",
-                    params={"trick": t + 1},
+                    params={
+                        "trick": t + 1,
+                        "card": str(card),
+                        "suit": led.symbol,
+                        "held": " ".join(str(c) for c in held),
+                    },
                 )
 
 
@@ -314,14 +317,12 @@ class BlukeGame(GameRules[BlukeOptions, BlukeHand]):
             required=("hand", "dealer", "trump", "bids"),
         )
         if "play" not in h:
-            require(h, "tricks", "unless the play is entered")
+            require(h, "tricks", "no_play")
         number = whole_number(h, "hand")
         dealer = text(h, "dealer")
         trump_text = text(h, "trump").strip().lower()
         if trump_text not in TRUMP_TEXT:
-            raise FormatError(
-                f"'trump' must be S, H, D, C or none, not {h['trump']!r}", detail="bad_trump_value"
-            )
+            raise FormatError("bad_trump_value", params={"value": h["trump"]})
         trump = TRUMP_TEXT[trump_text]
         raw_turned = text(h, "turned") if "turned" in h else None
         raw_bids = _numbers(h, "bids")
@@ -329,20 +330,16 @@ class BlukeGame(GameRules[BlukeOptions, BlukeHand]):
         raw_play = h.get("play")
         if raw_play is not None or "play" in h:
             if not isinstance(raw_play, list):
-                raise FormatError(
-                    "'play' must be a list of tricks", detail="value_type", params={"key": "play"}
-                )
+                raise FormatError("value_type.tricks", params={"key": "play"})
             for trick in raw_play:
                 cards_value(trick, key="play")
 
         # bad_sequence
         if not 1 <= number <= HANDS:
-            raise SequenceError(
-                f"hands are numbered 1 to {HANDS}, not {number}", detail="out_of_range"
-            )
+            raise SequenceError("out_of_range.hands", params={"last": HANDS, "number": number})
         if previous is not None and number != previous + 1:
             raise SequenceError(
-                f"hand {number} cannot follow hand {previous}", detail="not_consecutive"
+                "not_consecutive.hands", params={"number": number, "previous": previous}
             )
         dealt = cards_dealt(number)
 
@@ -375,28 +372,24 @@ class BlukeGame(GameRules[BlukeOptions, BlukeHand]):
             # hand_size
             if len(play) != dealt:
                 raise HandSizeError(
-                    f"hand {number} deals {dealt} card(s) each, so the play has {dealt} trick(s), "
-                    f"not {len(play)}",
-                    detail="trick_count",
-                    params={"count": len(play), "dealt": dealt},
+                    "trick_count",
+                    params={"count": len(play), "dealt": dealt, "number": number},
                 )
             for t, trick in enumerate(play, 1):
                 if len(trick) != n:
                     raise HandSizeError(
-                        f"trick {t} has {len(trick)} card(s); each of the {n} players plays one",
+                        "trick_size",
                         cards=trick,
-                        detail="trick_size",
-                        params={"trick": t, "count": len(trick)},
+                        params={"trick": t, "count": len(trick), "players": n},
                     )
 
         # bad_trump
         if turned is not None and trump_of_turned(turned) != trump:
             expected = trump_of_turned(turned)
             raise TrumpError(
-                f"{turned} was turned up, so trump is "
-                f"{'none' if expected is None else expected.value}",
+                "turned_disagrees" if expected is not None else "turned_disagrees.none",
                 cards=[turned],
-                detail="turned_disagrees",
+                params={"trump": None if expected is None else expected.value},
             )
 
         # bad_bid
@@ -405,10 +398,9 @@ class BlukeGame(GameRules[BlukeOptions, BlukeHand]):
             bid = raw_bids[p]
             if not lowest_bid <= bid <= dealt:
                 raise BidError(
-                    f"{p} bid {bid}; in hand {number} a bid is {lowest_bid} to {dealt}",
+                    "bid_range",
                     player=p,
-                    detail="bid_range",
-                    params={"bid": bid, "low": lowest_bid, "high": dealt},
+                    params={"bid": bid, "low": lowest_bid, "high": dealt, "number": number},
                 )
 
         # tricks_mismatch
@@ -421,24 +413,19 @@ class BlukeGame(GameRules[BlukeOptions, BlukeHand]):
         if raw_tricks is not None:
             for p in players:
                 if raw_tricks[p] < 0:
-                    raise TricksError(
-                        f"{p} cannot take {raw_tricks[p]} tricks", player=p, detail="negative"
-                    )
+                    raise TricksError("negative", player=p, params={"tricks": raw_tricks[p]})
             total = sum(raw_tricks[p] for p in players)
             if total != dealt:
                 raise TricksError(
-                    f"tricks add up to {total}, but hand {number} deals {dealt} card(s) each",
-                    detail="tricks_sum",
-                    params={"total": total, "dealt": dealt},
+                    "tricks_sum",
+                    params={"total": total, "dealt": dealt, "number": number},
                 )
             if derived is not None:
                 for p in players:
                     if raw_tricks[p] != derived[p]:
                         raise TricksError(
-                            f"{p} took {derived[p]} trick(s) in the play, "
-                            f"but {raw_tricks[p]} are entered",
+                            "tricks_disagree_with_play",
                             player=p,
-                            detail="tricks_disagree_with_play",
                             params={"entered": raw_tricks[p], "played": derived[p]},
                         )
 
@@ -449,11 +436,9 @@ class BlukeGame(GameRules[BlukeOptions, BlukeHand]):
                     for p, c in trick.plays:
                         if c == turned:
                             raise PlayError(
-                                f"trick {t}: {p} played {c}, "
-                                "the turned-up card, which is out of play",
+                                "turned_card_played",
                                 player=p,
                                 cards=[c],
-                                detail="turned_card_played",
                                 params={"trick": t},
                             )
             verify_follow_suit(tricks_played, rule=options.bluke_lead_rule)
@@ -495,12 +480,7 @@ def _numbers(h: Mapping[str, object], key: str) -> dict[str, int]:
     numbers: dict[str, int] = {}
     for p, v in obj(h, key).items():
         if isinstance(v, bool) or not isinstance(v, int):
-            raise FormatError(
-                f"{key!r} of {p} must be a whole number, not {v!r}",
-                player=p,
-                detail="value_type",
-                params={"key": key},
-            )
+            raise FormatError("value_type.whole_of", player=p, params={"key": key, "value": v})
         numbers[p] = v
     return numbers
 

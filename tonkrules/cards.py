@@ -102,7 +102,7 @@ class Card:
         """
         card = _parse_standard(_normalise(token))
         if card is None:
-            raise CardError(f"{token!r} is not a card of the 52-card deck", cards=[token])
+            raise CardError("not_in_deck.standard", cards=[token], params={"token": token})
         return card
 
 
@@ -168,7 +168,7 @@ class RookCard:
         """
         card = _parse_rook(_normalise(token))
         if card is None:
-            raise CardError(f"{token!r} is not a card of the Rook deck", cards=[token])
+            raise CardError("not_in_deck.rook", cards=[token], params={"token": token})
         return card
 
 
@@ -221,12 +221,12 @@ def split_tokens(value: object, *, player: str | None = None, what: str = "cards
     if isinstance(value, list):
         for item in value:
             if not isinstance(item, str):
-                raise CardError(f"{item!r} is not a card", player=player, cards=[repr(item)])
+                raise CardError(
+                    "not_a_card", player=player, cards=[repr(item)], params={"token": repr(item)}
+                )
         return list(value)
     raise FormatError(
-        f"{what} must be a list of cards or one string of cards, not {type(value).__name__}",
-        player=player,
-        detail="cards_type",
+        "cards_type", player=player, params={"what": what, "type": type(value).__name__}
     )
 
 
@@ -290,9 +290,8 @@ class Deck(ABC, Generic[C]):
             first.setdefault(card, player)
             limit = self.copies_of(card)
             if seen[card] > limit:
-                in_play = "1 copy is" if limit == 1 else f"{limit} copies are"
                 raise CopiesError(
-                    f"{card} is entered {seen[card]} times but only {in_play} in play",
+                    "copies",
                     player=player if player is not None else first[card],
                     cards=[card],
                     params={"count": seen[card], "limit": limit},
@@ -326,7 +325,7 @@ class BlukeDeck(Deck[BlukeCard]):
             return Bluke(text)
         card = _parse_standard(text)
         if card is None:
-            raise CardError(f"{token!r} is not a card of the Bluke deck", cards=[token])
+            raise CardError("not_in_deck.bluke", cards=[token], params={"token": token})
         return card
 
     def copies_of(self, card: BlukeCard) -> int:

@@ -1,9 +1,15 @@
-"""Errors raised by the rules engine.
+"""Errors raised by the rules engine, and the one error shape every domain error shares.
 
-Every error is a :class:`RuleError` (a ``ValueError``) carrying a stable ``code`` from
-``shared/formats/scoresheet.md``, the player whose entry broke the rule and the cards concerned.
-``message`` is plain English for the command line and logs; the Django layer builds the message
-people read from ``code``, ``detail`` and ``params`` so that it can be translated.
+:class:`DomainError` (a ``ValueError``) is the base of every error of Tabletally's domain: the
+engine's :class:`RuleError` family, ``tonkrules.sheet.SheetError``, ``scoring.errors``'s
+conflicts and ``tournaments.errors``'s refusals. Each carries a stable ``code`` and the
+``params`` its sentence names (players, cards, numbers, keys); none carries a sentence. The
+sentence people read is made at the edge from the error's message ``key`` and its
+:meth:`~DomainError.context`: ``tonkrules.messages.render`` in English (command line, logs,
+``message``), ``scoring.messages.error_message`` through gettext (pages, API).
+
+Every rule error carries a stable ``code`` from ``shared/formats/scoresheet.md``, the player
+whose entry broke the rule and the cards concerned.
 """
 
 from __future__ import annotations
@@ -11,6 +17,60 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import ClassVar
+
+from .messages import RULE_MESSAGES, Template, render
+
+
+class DomainError(ValueError):
+    """A request, hand or sheet the domain refuses: a stable code and its parameters.
+
+    The one constructor shape: ``SomeError(key, *, params=...)`` (subclasses add keyword-only
+    facts such as ``player`` and ``cards``).
+
+    Args:
+        key: the message key: a stable code (``detail`` for rule errors, ``code`` for the
+            others), optionally followed by ``.variant`` where one code has several sentences
+            (``value_type.spreads``). The part before the first dot is the code.
+        params: the values the sentence names, by placeholder name (numbers, keys, names).
+
+    Attributes:
+        code: the stable code clients branch on.
+        key: the message key, found in :attr:`messages`.
+        params: the parameters, as given.
+        messages: the English sentence templates of this family, by message key.
+    """
+
+    code: str = "error"
+    messages: ClassVar[Mapping[str, Template]] = {}
+
+    def __init__(self, key: str, /, *, params: Mapping[str, object] | None = None) -> None:
+        self.key = key
+        self.params: dict[str, object] = dict(params or {})
+        super().__init__(key)
+
+    def context(self) -> dict[str, object]:
+        """The values the sentence may name: ``params`` (subclasses add their facts)."""
+        return dict(self.params)
+
+    @property
+    def template(self) -> Template:
+        """The English sentence template of :attr:`key` (``KeyError`` if none is declared)."""
+        return self.messages[self.key]
+
+    @property
+    def message(self) -> str:
+        """The sentence in English (command line, logs); pages translate it at the edge.
+
+        An error whose key has no template, or whose parameters miss one the template names,
+        says so instead of raising (the test of the templates keeps that from happening).
+        """
+        try:
+            return render(self.template, self.context())
+        except (KeyError, TypeError, ValueError):
+            return f"{self.code}: {self.key} {self.context()!r}"
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class ErrorCode(StrEnum):
@@ -36,51 +96,69 @@ class ErrorCode(StrEnum):
     ILLEGAL_PLAY = "illegal_play"
 
 
-class RuleError(ValueError):
+class RuleError(DomainError):
     """A hand, round or score sheet that breaks a rule or the format.
 
     Args:
-        message: plain-English explanation (not translated).
-        player: the player whose entry is at fault, where one is.
-        cards: the cards concerned, in canonical notation (for ``bad_card``: the token as typed).
-        detail: a finer, stable code (e.g. ``run_too_short``) for translated messages.
-        params: values the translated message may name (numbers, keys).
+        key: the finer, stable ``detail`` code (e.g. ``run_too_short``), optionally followed
+            by ``.variant`` where the detail has several sentences; its English template is
+            declared in ``tonkrules.messages.RULE_MESSAGES``.
+        player: the player whose entry is at fault, where one is (the template's
+            ``%(player)s``).
+        cards: the cards concerned, in canonical notation (for ``bad_card``: the token as
+            typed); the template's ``%(cards)s`` names them separated by spaces.
+        params: the other values the sentence names (numbers, keys).
+
+    Attributes:
+        detail: the ``key`` without its variant: the stable detail code of the format.
     """
 
-    code: ClassVar[ErrorCode]
+    code: ErrorCode
+    messages: ClassVar[Mapping[str, Template]] = RULE_MESSAGES
 
     def __init__(
         self,
-        message: str,
+        key: str,
+        /,
         *,
         player: str | None = None,
         cards: Iterable[object] = (),
-        detail: str | None = None,
         params: Mapping[str, object] | None = None,
     ) -> None:
-        super().__init__(message)
-        self.message = message
         self.player = player
         self.cards: tuple[str, ...] = tuple(str(c) for c in cards)
-        self.detail = detail
-        self.params: dict[str, object] = dict(params or {})
+        super().__init__(key, params=params)
+
+    @property
+    def detail(self) -> str:
+        """The stable detail code (the message key without its variant)."""
+        return self.key.partition(".")[0]
+
+    def context(self) -> dict[str, object]:
+        """``params`` plus ``player`` and ``cards`` (space-separated), where given."""
+        out = dict(self.params)
+        if self.player is not None:
+            out.setdefault("player", self.player)
+        if self.cards:
+            out.setdefault("cards", " ".join(self.cards))
+        return out
 
     def to_dict(self) -> dict[str, object]:
-        """The error as the ``error`` object of the format (without ``hand``)."""
+        """The error as the ``error`` object of the format (without ``hand``); ``message`` in
+        English (the edge replaces it with the translated sentence)."""
         out: dict[str, object] = {"code": str(self.code)}
         if self.player is not None:
             out["player"] = self.player
         if self.cards:
             out["cards"] = list(self.cards)
-        if self.detail is not None:
-            out["detail"] = self.detail
+        out["detail"] = self.detail
         out["message"] = self.message
         return out
 
     def __repr__(self) -> str:
         return (
-            f"{type(self).__name__}({self.message!r}, code={self.code!s}, "
-            f"player={self.player!r}, cards={list(self.cards)!r})"
+            f"{type(self).__name__}({self.key!r}, code={self.code!s}, "
+            f"player={self.player!r}, cards={list(self.cards)!r}, params={self.params!r})"
         )
 
 

@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import FormatError, PlayerError
+from .messages import gettext_noop as gettext_noop  # games' labels are marked with it
 
 # --- house-rule options ---------------------------------------------------------------------
 
@@ -35,19 +36,13 @@ def option(default: object, parse: OptionParser, help: str) -> Any:
 def boolean(key: str, value: object) -> bool:
     """Parse a ``true``/``false`` option."""
     if not isinstance(value, bool):
-        raise FormatError(
-            f"house rule {key!r} must be true or false", detail="option_value", params={"key": key}
-        )
+        raise FormatError("option_value.bool", params={"key": key})
     return value
 
 
 def _whole(key: str, value: object, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise FormatError(
-            f"house rule {key!r} must be a whole number of at least {minimum}",
-            detail="option_value",
-            params={"key": key, "minimum": minimum},
-        )
+        raise FormatError("option_value", params={"key": key, "minimum": minimum})
     return value
 
 
@@ -72,11 +67,7 @@ def choice(enum: type[E]) -> OptionParser:
             if member.value == value:
                 return member
         allowed = ", ".join(str(m.value) for m in enum)
-        raise FormatError(
-            f"house rule {key!r} must be one of {allowed}",
-            detail="option_value",
-            params={"key": key},
-        )
+        raise FormatError("option_value.choice", params={"key": key, "allowed": allowed})
 
     return parse
 
@@ -96,16 +87,12 @@ class Options:
         if raw is None:
             return cls()
         if not isinstance(raw, dict):
-            raise FormatError("options must be an object", detail="options_type")
+            raise FormatError("options_type")
         known = {f.name: f for f in fields(cls)}
         values: dict[str, object] = {}
         for key, value in raw.items():
             if key not in known:
-                raise FormatError(
-                    f"{game} has no house rule {key!r}",
-                    detail="unknown_option",
-                    params={"key": key},
-                )
+                raise FormatError("unknown_option", params={"game": game, "key": key})
             values[key] = known[key].metadata["parse"](key, value)
         return cls(**values)
 
@@ -143,39 +130,41 @@ def hand_object(
         FormatError: not an object, an unknown key, or a required key missing.
     """
     if not isinstance(raw, dict):
-        raise FormatError(f"{what} must be a JSON object", detail="not_an_object")
+        raise FormatError("not_an_object", params={"what": what})
     for key in raw:
         if key not in allowed:
-            raise FormatError(f"unknown key {key!r}", detail="unknown_key", params={"key": key})
+            raise FormatError("unknown_key", params={"key": key})
     for key in required:
         if key not in raw:
-            raise FormatError(
-                f"the key {key!r} is required", detail="missing_key", params={"key": key}
-            )
+            raise FormatError("missing_key", params={"key": key})
     return raw
 
 
-def forbid(raw: Mapping[str, object], key: str, why: str) -> None:
-    """Raise ``FormatError`` when ``key`` is given where the format does not allow it."""
+def forbid(raw: Mapping[str, object], key: str, why: str, **params: object) -> None:
+    """Raise ``FormatError`` when ``key`` is given where the format does not allow it.
+
+    ``why`` is the variant of ``key_not_allowed`` saying when (``end``: when the hand ends
+    by ``params["end"]``); ``params`` are the values its sentence names.
+    """
     if key in raw:
-        raise FormatError(
-            f"the key {key!r} is not allowed {why}", detail="key_not_allowed", params={"key": key}
-        )
+        raise FormatError(f"key_not_allowed.{why}", params={"key": key, **params})
 
 
-def require(raw: Mapping[str, object], key: str, why: str) -> None:
-    """Raise ``FormatError`` when ``key`` is absent where the format requires it."""
+def require(raw: Mapping[str, object], key: str, why: str, **params: object) -> None:
+    """Raise ``FormatError`` when ``key`` is absent where the format requires it.
+
+    ``why`` is the variant of ``missing_key`` saying when (``end``: when the hand ends by
+    ``params["end"]``); ``params`` are the values its sentence names.
+    """
     if key not in raw:
-        raise FormatError(
-            f"the key {key!r} is required {why}", detail="missing_key", params={"key": key}
-        )
+        raise FormatError(f"missing_key.{why}", params={"key": key, **params})
 
 
 def text(raw: Mapping[str, object], key: str) -> str:
     """A string value. Raises ``FormatError`` otherwise."""
     value = raw[key]
     if not isinstance(value, str):
-        raise FormatError(f"{key!r} must be a string", detail="value_type", params={"key": key})
+        raise FormatError("value_type.string", params={"key": key})
     return value
 
 
@@ -183,9 +172,7 @@ def whole_number(raw: Mapping[str, object], key: str) -> int:
     """A whole-number value (``true`` is not a number). Raises ``FormatError`` otherwise."""
     value = raw[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise FormatError(
-            f"{key!r} must be a whole number", detail="value_type", params={"key": key}
-        )
+        raise FormatError("value_type.whole", params={"key": key})
     return value
 
 
@@ -193,24 +180,24 @@ def obj(raw: Mapping[str, object], key: str) -> dict[str, object]:
     """An object value (player → something). Raises ``FormatError`` otherwise."""
     value = raw[key]
     if not isinstance(value, dict):
-        raise FormatError(f"{key!r} must be an object", detail="value_type", params={"key": key})
+        raise FormatError("value_type.object", params={"key": key})
     return value
 
 
 def cards_value(value: object, *, key: str, player: str | None = None) -> object:
     """Check that a list of cards is a JSON list or one string. Raises ``FormatError``."""
     if not isinstance(value, (list, str)):
-        raise FormatError(
-            f"{key!r} must hold a list of cards or one string of cards",
-            player=player,
-            detail="value_type",
-            params={"key": key},
-        )
+        raise FormatError("value_type.cards", player=player, params={"key": key})
     return value
 
 
-def player_of(name: str, players: Sequence[str], *, role: str) -> str:
+def player_of(
+    name: str, players: Sequence[str], *, role: str = "", in_key: str | None = None
+) -> str:
     """Check that ``name`` is one of the seated players, spelled exactly.
+
+    ``role`` says what the name is (``dealer``, ``by``, ``out``); ``in_key``, the key of the
+    player → value object the name is a key of, instead.
 
     Raises:
         PlayerError: ``name`` is not in ``players``; the message suggests the seated player
@@ -218,12 +205,17 @@ def player_of(name: str, players: Sequence[str], *, role: str) -> str:
     """
     if name not in players:
         near = [p for p in players if p.strip().casefold() == name.strip().casefold()]
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
-        raise PlayerError(
-            f"{name!r} ({role}) is not a player of this game{hint}",
-            player=name,
-            detail="unknown_player",
-        )
+        params: dict[str, object] = {"role": role}
+        variants = []
+        if in_key is not None:
+            params["key"] = in_key
+            variants.append("in_key")
+        if near:
+            params["near"] = near[0]
+            variants.append("near")
+        variant = "_".join(variants)
+        key = f"unknown_player.{variant}" if variant else "unknown_player"
+        raise PlayerError(key, player=name, params=params)
     return name
 
 
@@ -234,7 +226,7 @@ def players_of(mapping: Mapping[str, object], players: Sequence[str], *, key: st
         PlayerError: a key is not a player.
     """
     for name in mapping:
-        player_of(name, players, role=f"in {key!r}")
+        player_of(name, players, in_key=key)
 
 
 def require_players(mapping: Mapping[str, object], needed: Sequence[str], *, key: str) -> None:
@@ -245,12 +237,7 @@ def require_players(mapping: Mapping[str, object], needed: Sequence[str], *, key
     """
     for name in needed:
         if name not in mapping:
-            raise PlayerError(
-                f"{key!r} must name {name}",
-                player=name,
-                detail="missing_player",
-                params={"key": key},
-            )
+            raise PlayerError("missing_player", player=name, params={"key": key})
 
 
 # --- results ---------------------------------------------------------------------------------
@@ -319,13 +306,6 @@ def rank_players(
     """
     values = sorted({totals[p] for p in players}, reverse=not lower_wins)
     return [[p for p in players if totals[p] == v] for v in values]
-
-
-def gettext_noop(message: str) -> str:
-    """Mark an English label for extraction into the translation catalogues and return it
-    unchanged (the engine imports no Django: the Django layer translates the label with
-    ``gettext`` where it shows it). ``makemessages`` finds the calls by this name."""
-    return message
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,10 +426,13 @@ class GameRules(ABC, Generic[OptionsT, HandT]):
         n = len(players)
         if not self.min_players <= n <= self.max_players:
             raise PlayerError(
-                f"{self.title} is played by {self.min_players} to {self.max_players} players, "
-                f"not {n}",
-                detail="player_count",
-                params={"count": n},
+                "player_count",
+                params={
+                    "count": n,
+                    "title": self.title,
+                    "min": self.min_players,
+                    "max": self.max_players,
+                },
             )
 
     def cards_dealt(self, number: int) -> int | None:
@@ -529,7 +512,7 @@ def find_game(name: object) -> GameRules[Any, Any]:
     if isinstance(name, str) and name in _GAMES:
         return _GAMES[name]
     known = ", ".join(sorted(_GAMES))
-    raise FormatError(f"unknown game {name!r}: the games are {known}", detail="unknown_game")
+    raise FormatError("unknown_game", params={"name": name, "known": known})
 
 
 def all_games() -> tuple[GameRules[Any, Any], ...]:

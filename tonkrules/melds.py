@@ -65,26 +65,26 @@ def verify_spread(cards: Sequence[Card], *, player: str | None = None) -> MeldKi
     """
     n = len(cards)
 
-    def fail(message: str, detail: str) -> MeldError:
-        return MeldError(message, player=player, cards=cards, detail=detail)
+    def fail(key: str) -> MeldError:
+        return MeldError(key, player=player, cards=cards)
 
     if n < 3:
-        raise fail("a spread needs at least 3 cards", "spread_too_short")
+        raise fail("spread_too_short")
     ranks = {c.rank for c in cards}
     suits = {c.suit for c in cards}
     if len(ranks) == 1:
         if n > 4:
-            raise fail("a book holds at most 4 cards", "book_too_long")
+            raise fail("book_too_long")
         return MeldKind.BOOK
     if len(suits) != 1:
-        raise fail("a book needs one rank and a run needs one suit", "mixed")
+        raise fail("mixed.spread")
     if len(ranks) != n:
-        raise fail("a run cannot hold the same rank twice", "run_repeats")
+        raise fail("run_repeats.spread")
     low, high = min(ranks), max(ranks)
     if high - low + 1 != n:
         if Rank.ACE in ranks and Rank.KING in ranks:
-            raise fail("the ace is low only: a run cannot go past the king", "run_wraps")
-        raise fail("a run needs consecutive ranks, with no gap", "run_gap")
+            raise fail("run_wraps.spread")
+        raise fail("run_gap.spread")
     return MeldKind.RUN
 
 
@@ -169,17 +169,6 @@ def _run_reading(naturals: Sequence[RookCard], n_rooks: int) -> tuple[RookCard, 
     return "run_gap"
 
 
-_MELD_MESSAGES = {
-    "mixed": "a set needs one number and a run needs one colour",
-    "set_too_short": "a set needs at least 3 cards",
-    "run_too_short": "a run needs at least 4 cards",
-    "run_too_long": "a run holds at most 14 cards",
-    "run_repeats": "a run cannot hold the same number twice",
-    "run_wraps": "a run cannot wrap from 14 to 1",
-    "run_gap": "the numbers of a run must be consecutive (with the Rooks filling gaps)",
-}
-
-
 def read_meld(
     cards: Sequence[RookCard],
     *,
@@ -206,17 +195,15 @@ def read_meld(
     naturals = [c for c in cards if not c.is_rook]
     n_rooks = len(cards) - len(naturals)
 
-    def fail(message: str, detail: str) -> MeldError:
-        return MeldError(message, player=player, cards=cards, detail=detail)
+    def fail(key: str, **params: object) -> MeldError:
+        return MeldError(key, player=player, cards=cards, params=params)
 
     if max_rooks is not None and n_rooks > max_rooks:
-        raise fail(
-            f"a meld may hold at most {max_rooks} Rook(s) under the house rules", "too_many_rooks"
-        )
+        raise fail("too_many_rooks", max=max_rooks)
     if len(naturals) < min_natural:
-        raise fail(f"a meld needs at least {min_natural} natural card(s)", "too_few_naturals")
+        raise fail("too_few_naturals", min=min_natural)
     if not naturals:
-        raise fail("a meld needs at least one natural card", "too_few_naturals")
+        raise fail("too_few_naturals.none")
     as_set = _set_reading(naturals, n_rooks)
     as_run = _run_reading(naturals, n_rooks)
     kinds = frozenset(
@@ -230,7 +217,7 @@ def read_meld(
         if reason == "colours_differ":
             reason = "mixed"
         if isinstance(reason, str):
-            raise fail(_MELD_MESSAGES[reason], reason)
+            raise fail(reason)
     rooks_as = as_set if not isinstance(as_set, str) else as_run
     assert not isinstance(rooks_as, str)
     return MeldReading(tuple(cards), kinds, tuple(sorted(rooks_as)))

@@ -187,16 +187,26 @@ def verify_contract(
     if contract_met(readings, contract, mode):
         return
     runs, sets, either = count_kinds(readings)
-    laid = f"{runs} run(s), {sets} set(s)" + (
-        f" and {either} meld(s) that read either way" if either else ""
+    variant = "_".join(
+        word
+        for word, present in (
+            ("nobody", player is None),
+            ("at_least", mode is not ContractMode.EXACT),
+            ("either", bool(either)),
+        )
+        if present
     )
-    wanted = str(contract) if mode is ContractMode.EXACT else f"at least {contract}"
     raise ContractError(
-        f"round {contract.round} needs {wanted}; {player or 'the player'} laid down {laid}",
+        f"contract.{variant}" if variant else "contract",
         player=player,
         cards=[c for r in readings for c in r.cards],
-        detail="contract",
-        params={"round": contract.round, "runs": runs, "sets": sets},
+        params={
+            "round": contract.round,
+            "runs": runs,
+            "sets": sets,
+            "either": either,
+            "contract": str(contract),
+        },
     )
 
 
@@ -271,19 +281,13 @@ class Rook(GameRules[RookOptions, RookRound]):
         out = None if h["out"] is None else text(h, "out")
         if out is not None:
             nobody = out.strip().lower() in _NOBODY
-            hint = " (when nobody went out, 'out' is null)" if nobody else ""
-            require(h, "melds", f"when a player went out{hint}")
+            require(h, "melds", "went_out_null" if nobody else "went_out")
         else:
-            forbid(h, "discard", "when nobody went out")
+            forbid(h, "discard", "nobody_out")
         raw_melds: dict[str, list[object]] = {}
         for p, melds in (obj(h, "melds") if "melds" in h else {}).items():
             if not isinstance(melds, list):
-                raise FormatError(
-                    f"the melds of {p} must be a list of melds",
-                    player=p,
-                    detail="value_type",
-                    params={"key": "melds"},
-                )
+                raise FormatError("value_type.melds", player=p, params={"key": "melds"})
             for m in melds:
                 cards_value(m, key="melds", player=p)
             raw_melds[p] = melds
@@ -294,12 +298,10 @@ class Rook(GameRules[RookOptions, RookRound]):
 
         # bad_sequence
         if not 1 <= number <= ROUNDS:
-            raise SequenceError(
-                f"rounds are numbered 1 to {ROUNDS}, not {number}", detail="out_of_range"
-            )
+            raise SequenceError("out_of_range.rounds", params={"last": ROUNDS, "number": number})
         if previous is not None and number != previous + 1:
             raise SequenceError(
-                f"round {number} cannot follow round {previous}", detail="not_consecutive"
+                "not_consecutive.rounds", params={"number": number, "previous": previous}
             )
 
         # bad_player
@@ -352,18 +354,16 @@ class Rook(GameRules[RookOptions, RookRound]):
         if out is not None:
             if held.get(out):
                 raise NotOutError(
-                    f"{out} went out but still holds cards",
+                    "holds_cards",
                     player=out,
                     cards=held[out],
-                    detail="holds_cards",
                 )
             if discard is not None and not contract.discard_allowed:
                 raise NotOutError(
-                    f"in round {number} a player goes out without a discard; "
-                    f"{out} discarded {discard}",
+                    "discard_in_last_round",
                     player=out,
                     cards=[discard],
-                    detail="discard_in_last_round",
+                    params={"round": number},
                 )
             # contract_not_met
             verify_contract(readings[out], contract, options.contract_mode, player=out)

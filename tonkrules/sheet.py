@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from typing import Any
 
-from .errors import FormatError, PlayerError, RuleError
+from .errors import DomainError, FormatError, PlayerError, RuleError
 from .games import GameRules, HandScore, Options, find_game, hand_object
+from .messages import Template
 
 FORMAT = "tabletally.scoresheet/1"
 RESULT_FORMAT = "tabletally.result/1"
@@ -24,10 +25,13 @@ _STAKE = re.compile(r"[0-9]+(\.[0-9]+)?")
 _CURRENCY = re.compile(r"[A-Za-z]{3}")
 
 
-class SheetError(ValueError):
-    """A score sheet that breaks a rule or the format.
+class SheetError(DomainError):
+    """A score sheet that breaks a rule or the format: a :class:`RuleError` and where it is.
 
-    Attributes:
+    It has the rule error's ``code``, message key and parameters (so its sentence is the rule
+    error's), plus the hand at fault.
+
+    Args:
         error: the rule error.
         hand: the 1-based position in ``hands`` of the hand at fault; None for a top-level error.
         number: where a service stores hands under numbers that differ from their position
@@ -37,10 +41,20 @@ class SheetError(ValueError):
     def __init__(
         self, error: RuleError, hand: int | None = None, *, number: int | None = None
     ) -> None:
-        super().__init__(str(error))
         self.error = error
         self.hand = hand
         self.number = number
+        self.code = error.code
+        super().__init__(error.key, params=error.params)
+
+    @property
+    def template(self) -> Template:
+        """The rule error's sentence template."""
+        return self.error.template
+
+    def context(self) -> dict[str, object]:
+        """The rule error's values (its ``params``, player and cards)."""
+        return self.error.context()
 
     def to_json(self) -> dict[str, object]:
         """The error object the format prints: ``{"error": {"hand", "code", ...}}``."""
@@ -118,32 +132,24 @@ def _top(
 ) -> tuple[GameRules[Any, Any], tuple[str, ...], Options, Decimal | None, str | None, list[object]]:
     data = hand_object(data, allowed=TOP_KEYS, required=REQUIRED_TOP_KEYS, what="a score sheet")
     if data["format"] != FORMAT:
-        raise FormatError(
-            f"'format' must be {FORMAT!r}, not {data['format']!r}", detail="format_version"
-        )
+        raise FormatError("format_version", params={"expected": FORMAT, "value": data["format"]})
     game = find_game(data["game"])
     players = data["players"]
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise FormatError(
-            "'players' must be a list of names", detail="value_type", params={"key": "players"}
-        )
+        raise FormatError("value_type.names", params={"key": "players"})
     if not isinstance(data["hands"], list):
-        raise FormatError("'hands' must be a list", detail="value_type", params={"key": "hands"})
+        raise FormatError("value_type.list", params={"key": "hands"})
     stake = currency = None
     if game.name != "tonk":
         for key in ("stake", "currency"):
             if key in data:
-                raise FormatError(
-                    f"{key!r} is for Tonk only", detail="key_not_allowed", params={"key": key}
-                )
+                raise FormatError("key_not_allowed.tonk_only", params={"key": key})
     if "stake" in data:
         stake = parse_stake(data["stake"])
     if "currency" in data:
         currency = parse_currency(data["currency"])
     if "options" in data and not isinstance(data["options"], dict):
-        raise FormatError(
-            "'options' must be an object", detail="value_type", params={"key": "options"}
-        )
+        raise FormatError("value_type.object", params={"key": "options"})
     options = game.options(data.get("options"))
     verify_player_names(players)
     game.verify_players(players)
@@ -157,9 +163,7 @@ def parse_stake(value: object) -> Decimal:
         FormatError: not a string of digits with an optional decimal point.
     """
     if not isinstance(value, str) or not _STAKE.fullmatch(value):
-        raise FormatError(
-            "'stake' must be an amount such as \"0.25\": digits, a point, no sign", detail="stake"
-        )
+        raise FormatError("stake")
     return Decimal(value)
 
 
@@ -170,9 +174,7 @@ def parse_currency(value: object) -> str:
         FormatError: anything else (``"dollars"``).
     """
     if not isinstance(value, str) or not _CURRENCY.fullmatch(value):
-        raise FormatError(
-            "'currency' must be a three-letter code such as \"USD\"", detail="currency"
-        )
+        raise FormatError("currency")
     return value.upper()
 
 
@@ -186,13 +188,9 @@ def verify_player_names(players: Sequence[str]) -> None:
     for name in players:
         key = name.strip().casefold()
         if not key:
-            raise PlayerError("a player's name cannot be blank", player=name, detail="blank_name")
+            raise PlayerError("blank_name", player=name)
         if key in seen:
-            raise PlayerError(
-                f"{name!r} and {seen[key]!r} are the same name",
-                player=name,
-                detail="duplicate_name",
-            )
+            raise PlayerError("duplicate_name", player=name, params={"other": seen[key]})
         seen[key] = name
 
 
@@ -272,9 +270,9 @@ def parse_json(text: str | bytes) -> object:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise SheetError(FormatError(f"not JSON: {exc}", detail="not_json")) from exc
+        raise SheetError(FormatError("not_json", params={"reason": str(exc)})) from exc
     if _has_lone_surrogate(data):
-        raise SheetError(FormatError("the text holds an unpaired \\u surrogate", detail="not_text"))
+        raise SheetError(FormatError("not_text"))
     return data
 
 

@@ -76,11 +76,7 @@ def _totals(key: str, value: object) -> tuple[int, ...]:
     if not isinstance(value, list) or any(
         isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value
     ):
-        raise FormatError(
-            f"house rule {key!r} must be a list of whole numbers",
-            detail="option_value",
-            params={"key": key},
-        )
+        raise FormatError("option_value.totals", params={"key": key})
     return tuple(value)
 
 
@@ -304,40 +300,30 @@ class Tonk(GameRules[TonkOptions, TonkHand]):
         end_text = text(h, "end")
         if end_text not in TonkEnd.__members__.values():
             allowed = ", ".join(e.value for e in TonkEnd)
-            raise FormatError(f"'end' must be one of {allowed}, not {end_text!r}", detail="bad_end")
+            raise FormatError("bad_end", params={"allowed": allowed, "end": end_text})
         end = TonkEnd(end_text)
         if end in ENDS_WITH_BY:
-            require(h, "by", f"when the hand ends by {end.value}")
+            require(h, "by", "end", end=end.value)
         else:
-            forbid(h, "by", f"when the hand ends by {end.value}")
+            forbid(h, "by", "end", end=end.value)
         by = text(h, "by") if "by" in h else None
         if end in ENDS_HOLDING_ALL or end in ENDS_AT_DEAL:
-            require(h, "held", f"when the hand ends by {end.value}")
+            require(h, "held", "end", end=end.value)
         raw_held = obj(h, "held") if "held" in h else {}
         for p, v in raw_held.items():
             cards_value(v, key="held", player=p)
         raw_spreads = h.get("spreads", [])
         if not isinstance(raw_spreads, list):
-            raise FormatError(
-                "'spreads' must be a list of spreads",
-                detail="value_type",
-                params={"key": "spreads"},
-            )
+            raise FormatError("value_type.spreads", params={"key": "spreads"})
         for s in raw_spreads:
             cards_value(s, key="spreads")
         if end is not TonkEnd.TONK_OUT:
-            forbid(h, "new_spread", "except on a tonk_out")
+            forbid(h, "new_spread", "not_tonk_out")
         elif options.double_requires_new_spread:
-            require(
-                h, "new_spread", "on a tonk_out under the double_requires_new_spread house rule"
-            )
+            require(h, "new_spread", "double_rule")
         new_spread = h.get("new_spread")
         if "new_spread" in h and not isinstance(new_spread, bool):
-            raise FormatError(
-                "'new_spread' must be true or false",
-                detail="value_type",
-                params={"key": "new_spread"},
-            )
+            raise FormatError("value_type.bool", params={"key": "new_spread"})
 
         # bad_player
         player_of(dealer, players, role="dealer")
@@ -362,20 +348,17 @@ class Tonk(GameRules[TonkOptions, TonkHand]):
         for p, cards in held.items():
             if end in ENDS_AT_DEAL and len(cards) != HAND_SIZE:
                 raise HandSizeError(
-                    f"{p} was dealt {HAND_SIZE} cards, not {len(cards)}",
+                    "deal_size",
                     player=p,
                     cards=cards,
-                    detail="deal_size",
-                    params={"count": len(cards)},
+                    params={"count": len(cards), "size": HAND_SIZE},
                 )
             if end in ENDS_HOLDING_ALL and len(cards) > HAND_SIZE:
                 raise HandSizeError(
-                    f"{p} holds {len(cards)} cards; "
-                    f"nobody holds more than {HAND_SIZE} between turns",
+                    "held_too_many",
                     player=p,
                     cards=cards,
-                    detail="held_too_many",
-                    params={"count": len(cards)},
+                    params={"count": len(cards), "size": HAND_SIZE},
                 )
 
         # bad_meld
@@ -389,21 +372,17 @@ class Tonk(GameRules[TonkOptions, TonkHand]):
             total = hand_total(held[by])
             if total not in allowed_totals:
                 raise TotalError(
-                    f"{by} claims a tonk at the deal on {total}; "
-                    f"it needs {_or(options.initial_tonk_totals)}",
+                    "deal_tonk_total" if allowed_totals else "deal_tonk_total.off",
                     player=by,
                     cards=held[by],
-                    detail="deal_tonk_total",
-                    params={"total": total},
+                    params={"total": total, "totals": _or(options.initial_tonk_totals)},
                 )
             for p, cards in held.items():
                 if p != by and hand_total(cards) in allowed_totals:
                     raise TotalError(
-                        f"{p} also holds {hand_total(cards)}: "
-                        "that is a tie at the deal, not a tonk",
+                        "deal_tonk_is_tie",
                         player=p,
                         cards=cards,
-                        detail="deal_tonk_is_tie",
                         params={"total": hand_total(cards)},
                     )
         elif end is TonkEnd.DEAL_TONK_TIE:
@@ -412,14 +391,14 @@ class Tonk(GameRules[TonkOptions, TonkHand]):
                 # Name a player entered as tied whose total is not one that wins at the deal.
                 culprit = next((p for p in held if p not in tied), tied[0] if tied else None)
                 held_total = hand_total(held[culprit]) if culprit is not None else None
+                variants = ("off" if not allowed_totals else "") + (
+                    "_held" if culprit is not None else ""
+                )
                 raise TotalError(
-                    "a tie at the deal needs two players holding "
-                    f"{_or(options.initial_tonk_totals)}"
-                    + (f"; {culprit} holds {held_total}" if culprit is not None else ""),
+                    f"deal_tie_total.{variants.lstrip('_')}" if variants else "deal_tie_total",
                     player=culprit,
                     cards=held[culprit] if culprit is not None else (),
-                    detail="deal_tie_total",
-                    params={"total": held_total},
+                    params={"total": held_total, "totals": _or(options.initial_tonk_totals)},
                 )
 
         # not_out
@@ -427,10 +406,9 @@ class Tonk(GameRules[TonkOptions, TonkHand]):
             assert by is not None
             if held.get(by):
                 raise NotOutError(
-                    f"{by} went out but still holds cards",
+                    "holds_cards",
                     player=by,
                     cards=held[by],
-                    detail="holds_cards",
                 )
         return TonkHand(
             dealer, end, by, held, spreads, new_spread if isinstance(new_spread, bool) else None
@@ -469,8 +447,7 @@ class Tonk(GameRules[TonkOptions, TonkHand]):
 
 
 def _or(values: Sequence[int]) -> str:
-    if not values:
-        return "no total (tonks at the deal are off)"
+    """The totals that tonk at the deal, as ``41 or 50`` (empty: none; the sentence says so)."""
     return " or ".join(str(v) for v in values)
 
 

@@ -3,29 +3,111 @@
 :class:`TournamentError` is a bad request (400: table sizes the game does not allow, a player
 of another club); :class:`TournamentConflict` a request the tournament's state refuses (409:
 seating round r + 1 while round r is still playing, regenerating a seating with results).
-Both change nothing.
+Both change nothing. Their sentences are templates keyed by code (:data:`TOURNAMENT_MESSAGES`),
+rendered at the edge by :func:`scoring.messages.error_message`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
 
-class TournamentError(Exception):
+from django.utils.translation import gettext_noop as _
+
+from tonkrules.errors import DomainError, RuleError
+from tonkrules.messages import Template
+
+#: Each refusal's English sentence, by message key (its code, or ``code.variant``); a key
+#: ``*.variant`` is the sentence of that variant whatever the code (``bad_seed.whole``).
+TOURNAMENT_MESSAGES: dict[str, Template] = {
+    "*.choice": _("%(field)s must be one of %(allowed)s"),
+    "*.whole": _("%(field)s must be a whole number from %(low)s to %(high)s"),
+    "*.seating": _("%(reason)s"),
+    "not_director": _("only the club's directors run its tournaments"),
+    "bad_name": _("a tournament needs a name of 1 to 120 characters"),
+    "bad_name.substitute": _("name the substitute"),
+    "bad_stake": _("a stake is for Tonk only"),
+    "bad_sizes": _(
+        "%(title)s is played by %(min)s to %(max)s players: tables of %(sizes)s are not all allowed"
+    ),
+    "bad_prefer": _("the preferred size must be one of the table sizes"),
+    "bad_hands_per_round.rook": _("a Toonerville Rook round is one contract round"),
+    "zero_for_rook": _(
+        "a missed Toonerville Rook round cannot score zero: the lowest total wins, so it "
+        "would be an advantage"
+    ),
+    "bad_time_zone": _("unknown time zone %(time_zone)r"),
+    "other_club": _("that player is not a player of this club"),
+    "finished": _("every round is seated: too late to enter"),
+    "already_registered": _("%(name)s is already registered"),
+    "round_not_complete": _("round %(round)s is not complete: close it before seating the next"),
+    "all_seated": _("all %(rounds)s rounds are seated"),
+    "too_few_players": _("%(active)s active players cannot fill a table of %(smallest)s"),
+    "not_seated": _("round %(round)s is not seated yet"),
+    "not_seated.player": _("%(name)s has no seat in round %(round)s"),
+    "not_published": _("round %(round)s is not published"),
+    "complete": _("round %(round)s is complete"),
+    "results_exist": _("round %(round)s has results: its seating can no longer change"),
+    "results_exist.table": _("the table has hands: its seats can no longer change"),
+    "already_seated": _("%(name)s already sits in round %(round)s"),
+    "registered": _(
+        "%(name)s is registered in this tournament: a registered player cannot substitute"
+    ),
+}
+
+
+class TournamentError(DomainError):
     """A request that breaks a rule of tournaments.
 
     Args:
-        code: a stable code (``bad_sizes``, ``too_few_players``, ``already_registered``…).
-        message: plain English for people and logs.
+        key: the message key: the stable code (``bad_sizes``, ``too_few_players``,
+            ``already_registered``…), or ``code.variant``. The code is the part before the dot.
+        params: values the sentence names that the client does not need.
         field: the request field at fault, where there is one.
+        details: values a client needs (e.g. the round); the sentence may name them too, and
+            :meth:`to_dict` gives them.
     """
 
     status = 400
+    messages: ClassVar[Mapping[str, Template]] = TOURNAMENT_MESSAGES
 
-    def __init__(self, code: str, message: str, *, field: str | None = None, **details: object):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    def __init__(
+        self,
+        key: str,
+        /,
+        *,
+        params: Mapping[str, object] | None = None,
+        field: str | None = None,
+        **details: object,
+    ) -> None:
+        self.code = key.partition(".")[0]
         self.field = field
         self.details = details
+        self.rule_error: RuleError | None = None
+        super().__init__(key, params=params)
+
+    @classmethod
+    def because(cls, code: str, cause: RuleError, *, field: str | None = None) -> TournamentError:
+        """A refusal whose reason is a rule error of the engine (options, stake): its code is
+        ``code``, its sentence the rule error's. Raise it ``from cause``."""
+        error = cls(code, params=cause.context(), field=field)
+        error.rule_error = cause
+        return error
+
+    @property
+    def template(self) -> Template:
+        """The sentence template: the rule error's when the refusal is one; else the key's,
+        or its variant's (``*.variant``)."""
+        if self.rule_error is not None:
+            return self.rule_error.template
+        variant = self.key.partition(".")[2]
+        if self.key not in self.messages and variant:
+            return self.messages[f"*.{variant}"]
+        return super().template
+
+    def context(self) -> dict[str, object]:
+        """``details`` and ``params``: every value the sentence may name."""
+        return {**self.details, **self.params}
 
     def to_dict(self) -> dict[str, object]:
         """The error as JSON: code, message, the field and details where given."""

@@ -34,6 +34,7 @@ from scoring.forms import (
     start_error_text,
 )
 from scoring.games import adapter_for
+from scoring.messages import error_message
 from scoring.services import MAX_NAME_LENGTH
 from tonkrules import RuleError
 from tournaments import services
@@ -101,16 +102,17 @@ ERROR_TEXT: dict[str, Promise] = {
 
 def error_text(exc: TournamentError, **params: object) -> str:
     """What people read when a service refuses a request, from the error's stable code and
-    the values its words name (the error's details, then ``params``); the service's own
-    (English) message when the code has no words here or a value is missing."""
+    the values its words name (the error's details and parameters, then ``params``); the
+    error's own sentence (translated, ``scoring.messages.error_message``) when the code has
+    no words here or a value is missing."""
     template = ERROR_TEXT.get(exc.code)
     if template is None:
-        return exc.message
-    values = {**exc.details, **params}
+        return error_message(exc)
+    values = {**exc.context(), **params}
     try:
         return str(template) % values
     except (KeyError, TypeError, ValueError):
-        return exc.message
+        return error_message(exc)
 
 
 def _name_problem(name: str) -> str | None:

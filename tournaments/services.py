@@ -233,14 +233,16 @@ def is_director(user: Any, club: Club) -> bool:
 def _choice(value: object, choices: type[Any], field: str) -> str:
     if value not in choices.values:
         allowed = ", ".join(choices.values)
-        raise TournamentError(f"bad_{field}", f"{field} must be one of {allowed}", field=field)
+        raise TournamentError(
+            f"bad_{field}.choice", params={"field": field, "allowed": allowed}, field=field
+        )
     return str(value)
 
 
 def _whole(value: object, field: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise TournamentError(
-            f"bad_{field}", f"{field} must be a whole number from {low} to {high}", field=field
+            f"bad_{field}.whole", params={"field": field, "low": low, "high": high}, field=field
         )
     return value
 
@@ -290,7 +292,7 @@ def tournament_create(
             ``bad_rounds``, ``bad_options``, ``zero_for_rook``…); nothing is saved.
     """
     if not is_director(created_by, club):
-        raise TournamentError("not_director", "only the club's directors run its tournaments")
+        raise TournamentError("not_director")
     if idempotency_key:
         existing = Tournament.objects.filter(
             created_by=created_by, idempotency_key=idempotency_key
@@ -298,23 +300,23 @@ def tournament_create(
         if existing is not None:
             return existing, False
     if not isinstance(name, str) or not name.strip() or len(name) > 120:
-        raise TournamentError("bad_name", "a tournament needs a name of 1 to 120 characters")
+        raise TournamentError("bad_name")
     try:
         engine = find_game(kind)
         engine.options(options)
     except RuleError as exc:
-        raise TournamentError("bad_options", str(exc), field="options") from exc
+        raise TournamentError.because("bad_options", exc, field="options") from exc
     stake_text, currency_text = "", ""
     if stake is not None or currency is not None:
         if engine.name != "tonk":
-            raise TournamentError("bad_stake", "a stake is for Tonk only", field="stake")
+            raise TournamentError("bad_stake", field="stake")
         try:
             if stake is not None:
                 parse_stake(stake)
                 stake_text = str(stake)
             currency_text = parse_currency(currency) if currency is not None else ""
         except RuleError as exc:
-            raise TournamentError("bad_stake", str(exc), field="stake") from exc
+            raise TournamentError.because("bad_stake", exc, field="stake") from exc
     default_sizes, default_prefer = DEFAULT_SIZES[engine.name]
     table_sizes = sorted(set(sizes)) if sizes is not None else list(default_sizes)
     if not table_sizes or any(
@@ -325,8 +327,12 @@ def tournament_create(
     ):
         raise TournamentError(
             "bad_sizes",
-            f"{engine.title} is played by {engine.min_players} to {engine.max_players} players: "
-            f"tables of {table_sizes} are not all allowed",
+            params={
+                "title": engine.title,
+                "min": engine.min_players,
+                "max": engine.max_players,
+                "sizes": table_sizes,
+            },
             field="sizes",
         )
     prefer = (
@@ -335,15 +341,12 @@ def tournament_create(
         else (default_prefer if default_prefer in table_sizes else max(table_sizes))
     )
     if prefer not in table_sizes:
-        raise TournamentError(
-            "bad_prefer", "the preferred size must be one of the table sizes", field="prefer"
-        )
+        raise TournamentError("bad_prefer", field="prefer")
     if engine.name == "rook":
         rounds = _whole(ROOK_ROUNDS if rounds is None else rounds, "rounds", 1, ROOK_ROUNDS)
         if hands_per_round not in (None, 1):
             raise TournamentError(
-                "bad_hands_per_round",
-                "a Toonerville Rook round is one contract round",
+                "bad_hands_per_round.rook",
                 field="hands_per_round",
             )
         hands = 1
@@ -362,8 +365,6 @@ def tournament_create(
     if engine.name == "rook" and missed == Tournament.Missed.ZERO:
         raise TournamentError(
             "zero_for_rook",
-            "a missed Toonerville Rook round cannot score zero: the lowest total wins, so it "
-            "would be an advantage",
             field="missed_round_score",
         )
     basis = _choice(basis, Tournament.Basis, "basis")
@@ -373,9 +374,7 @@ def tournament_create(
         or time_zone in ("localtime", "posixrules", "Factory")
         or time_zone not in available_timezones()
     ):
-        raise TournamentError(
-            "bad_time_zone", f"unknown time zone {time_zone!r}", field="time_zone"
-        )
+        raise TournamentError("bad_time_zone", params={"time_zone": time_zone}, field="time_zone")
     if minutes_per_round is not None:
         _whole(minutes_per_round, "minutes_per_round", 1, 24 * 60)
     try:
@@ -442,11 +441,11 @@ def registration_add(*, tournament: Tournament, player: Player) -> Registration:
     """
     if player.club_id != tournament.club_id:
         raise TournamentError(  # no name: other clubs' players are not to be discovered
-            "other_club", "that player is not a player of this club", field="player"
+            "other_club", field="player"
         )
     from_round = entry_round(tournament)
     if from_round > tournament.rounds:
-        raise TournamentError("finished", "every round is seated: too late to enter")
+        raise TournamentError("finished")
     try:
         with transaction.atomic():
             registration = Registration.objects.create(
@@ -454,7 +453,7 @@ def registration_add(*, tournament: Tournament, player: Player) -> Registration:
             )
     except IntegrityError:
         raise TournamentError(
-            "already_registered", f"{player.name} is already registered", field="player"
+            "already_registered", params={"name": player.name}, field="player"
         ) from None
     _players_changed(tournament)
     _results_changed(tournament.pk)  # a new line in the standings
@@ -508,17 +507,16 @@ def round_seat(*, tournament: Tournament) -> tuple[Round, bool]:
     if last is not None and last.state != Round.State.COMPLETE:
         raise TournamentConflict(
             "round_not_complete",
-            f"round {last.number} is not complete: close it before seating the next",
             round=last.number,
         )
     number = last.number + 1 if last is not None else 1
     if number > tournament.rounds:
-        raise TournamentConflict("all_seated", f"all {tournament.rounds} rounds are seated")
+        raise TournamentConflict("all_seated", params={"rounds": tournament.rounds})
     active = _active(tournament, number)
     if len(active) < min(tournament.sizes):
         raise TournamentError(
             "too_few_players",
-            f"{len(active)} active players cannot fill a table of {min(tournament.sizes)}",
+            params={"active": len(active), "smallest": min(tournament.sizes)},
         )
     try:
         with transaction.atomic():
@@ -674,7 +672,7 @@ def _seating_for(
             seed=[tournament.seed, number],
         )
     except seating.SeatingError as exc:
-        raise TournamentError(exc.code, exc.message) from exc
+        raise TournamentError(f"{exc.code}.seating", params={"reason": exc.message}) from exc
 
 
 @transaction.atomic
@@ -689,7 +687,7 @@ def round_publish(*, round: Round) -> Round:
     if rnd.state in (Round.State.PUBLISHED, Round.State.PLAYING, Round.State.COMPLETE):
         return rnd
     if rnd.state != Round.State.SEATED:
-        raise TournamentConflict("not_seated", f"round {rnd.number} is not seated yet")
+        raise TournamentConflict("not_seated", params={"round": rnd.number})
     for table in rnd.tables.select_related("game"):
         scoring_services.game_open(game=table.game)
     now = timezone.now()
@@ -732,7 +730,7 @@ def round_close(*, round: Round) -> Round:
     if rnd.state == Round.State.COMPLETE:
         return rnd
     if rnd.state not in (Round.State.PUBLISHED, Round.State.PLAYING):
-        raise TournamentConflict("not_published", f"round {rnd.number} is not published")
+        raise TournamentConflict("not_published", params={"round": rnd.number})
     _complete(rnd)
     return rnd
 
@@ -747,14 +745,13 @@ def round_regenerate(*, round: Round) -> Round:
     """
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.state == Round.State.COMPLETE:
-        raise TournamentConflict("complete", f"round {rnd.number} is complete")
+        raise TournamentConflict("complete", params={"round": rnd.number})
     if rnd.state == Round.State.PLANNED:
         return rnd
     games = list(rnd.tables.values_list("game_id", flat=True))
     if Game.objects.filter(pk__in=games, last_number__gt=0).exists():
         raise TournamentConflict(
             "results_exist",
-            f"round {rnd.number} has results: its seating can no longer change",
             round=rnd.number,
         )
     rnd.seats.all().delete()
@@ -783,10 +780,10 @@ def substitute_set(*, round: Round, registration: Registration, substitute: str)
     """
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.state == Round.State.COMPLETE:
-        raise TournamentConflict("complete", f"round {rnd.number} is complete")
+        raise TournamentConflict("complete", params={"round": rnd.number})
     name = (substitute or "").strip()
     if not name:
-        raise TournamentError("bad_name", "name the substitute", field="substitute")
+        raise TournamentError("bad_name.substitute", field="substitute")
     seat = (
         TableSeat.objects.select_related("table__game")
         .filter(round=rnd, registration=registration)
@@ -794,19 +791,19 @@ def substitute_set(*, round: Round, registration: Registration, substitute: str)
     )
     if seat is None:
         raise TournamentError(
-            "not_seated", f"{registration.player.name} has no seat in round {rnd.number}"
+            "not_seated.player", params={"name": registration.player.name, "round": rnd.number}
         )
     taken = {n.casefold() for n in _names_in_round(rnd)}
     if name.casefold() in taken:
         raise TournamentError(
             "already_seated",
-            f"{name} already sits in round {rnd.number}",
+            params={"name": name, "round": rnd.number},
             field="substitute",
         )
     if rnd.tournament.registrations.filter(player__name__iexact=name).exists():
         raise TournamentError(
             "registered",
-            f"{name} is registered in this tournament: a registered player cannot substitute",
+            params={"name": name},
             field="substitute",
         )
     try:
@@ -818,11 +815,9 @@ def substitute_set(*, round: Round, registration: Registration, substitute: str)
             seat=SeatSpec(name),
         )
     except SeatsFixed as exc:
-        raise TournamentConflict(
-            "results_exist", "the table has hands: its seats can no longer change"
-        ) from exc
+        raise TournamentConflict("results_exist.table") from exc
     except SheetError as exc:
-        raise TournamentError("bad_name", str(exc), field="substitute") from exc
+        raise TournamentError.because("bad_name", exc.error, field="substitute") from exc
     seat.substitute = name
     seat.save(update_fields=("substitute",))
     return seat

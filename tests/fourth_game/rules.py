@@ -28,8 +28,19 @@ from tonkrules.games import (
     require_players,
     text,
 )
+from tonkrules.messages import RULE_MESSAGES, declare
 
 MAX_POINTS = 100
+
+# The game's own error sentences, declared beside the engine's (a game outside tonkrules/ adds
+# its templates the same way; pages and the API translate them through gettext).
+declare(
+    {
+        "tally_points.whole": "the points of %(player)s must be a whole number",
+        "tally_points.range": "the points of %(player)s must be 0 to %(max)s, not %(value)s",
+    },
+    into=RULE_MESSAGES,
+)
 
 
 @dataclass(frozen=True)
@@ -92,18 +103,10 @@ class Tally(GameRules[TallyOptions, TallyHand]):
         for player in players:
             value = points[player]
             if isinstance(value, bool) or not isinstance(value, int):
-                raise FormatError(
-                    f"the points of {player} must be a whole number",
-                    player=player,
-                    detail="value_type",
-                    params={"key": "points"},
-                )
+                raise FormatError("tally_points.whole", player=player)
             if not 0 <= value <= MAX_POINTS:
                 raise FormatError(
-                    f"the points of {player} must be 0 to {MAX_POINTS}, not {value}",
-                    player=player,
-                    detail="value_type",
-                    params={"key": "points"},
+                    "tally_points.range", player=player, params={"max": MAX_POINTS, "value": value}
                 )
         return TallyHand(dealer, tuple((p, int(points[p])) for p in players))
 
