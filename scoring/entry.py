@@ -20,7 +20,13 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.messages import error_message
 from tonkrules import find_game
-from tonkrules.cards import STANDARD_DECK
+from tonkrules.cards import (
+    CARD_SEPARATORS,
+    STANDARD_DECK,
+    canonical,
+    spellings,
+    split_tokens,
+)
 from tonkrules.errors import ErrorCode, RuleError
 from tonkrules.sheet import SheetError
 
@@ -43,27 +49,18 @@ ERROR_HEADLINES: Mapping[str, Any] = {
     ErrorCode.ILLEGAL_PLAY: _("Illegal play"),
 }
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_SYMBOL_SUITS = {v: k for k, v in SUIT_SYMBOLS.items()}
-_TOKEN_SPLIT = re.compile(r"[\s,]+")
 _LINE_SPLIT = re.compile(r"[\r\n|;]+")
 
 
 def cards_of(text: str) -> list[str]:
-    """The card tokens of one field as typed (``"QS 10h, 3♣"`` → three tokens)."""
-    return [t for t in _TOKEN_SPLIT.split(text or "") if t]
+    """The card tokens of one field as typed (``"QS 10h, 3♣"`` → three tokens), split as the
+    engine splits a list of cards (:func:`tonkrules.cards.split_tokens`)."""
+    return split_tokens(text or "")
 
 
 def groups_of(text: str) -> list[list[str]]:
     """Groups of cards (melds, spreads, tricks): one per line (or separated by ``|``)."""
     return [cards for line in _LINE_SPLIT.split(text or "") if (cards := cards_of(line))]
-
-
-def canonical_token(token: str) -> str:
-    """A typed token in the form the grid and the errors use: upper-case, suit letters, no
-    emoji selector (``"10♥️"`` → ``"10H"``, ``"rook"`` → ``"ROOK"``)."""
-    text = token.strip().replace("\ufe0f", "").upper()
-    return "".join(_SYMBOL_SUITS.get(c, c) for c in text)
 
 
 def _text_of(value: object) -> str:
@@ -135,8 +132,23 @@ class CardGrid:
             token = str(card)
             suit = card.suit.value
             rank = token[:-1]
-            by_suit[suit].append((token, f"{rank}{SUIT_SYMBOLS[suit]}", f"suit-{suit}"))
+            by_suit[suit].append((token, f"{rank}{card.suit.symbol}", f"suit-{suit}"))
         self.rows = [(names[s], by_suit[s]) for s in names]
+
+    def notation(self) -> dict[str, object]:
+        """What the page script needs to read typed cards as the server does: the accepted
+        spellings (:meth:`spellings`) and the separators of cards and of groups (regular
+        expressions)."""
+        return {
+            "spellings": self.spellings(),
+            "separators": {"cards": CARD_SEPARATORS.pattern, "groups": _LINE_SPLIT.pattern},
+        }
+
+    def spellings(self) -> dict[str, str]:
+        """Every accepted spelling of the grid's cards → canonical notation, from the engine
+        (:func:`tonkrules.cards.spellings`): the page script reads typed tokens with it."""
+        tokens = [token for _label, row in self.rows for token, _face, _css in row]
+        return spellings([*tokens, *(token for token, _face, _css in self.extra)])
 
 
 class EntryForm(forms.Form):
@@ -222,9 +234,9 @@ class EntryForm(forms.Form):
         return None
 
     def _field_holding(self, names: Sequence[str], cards: Sequence[str]) -> str | None:
-        wanted = {canonical_token(c) for c in cards}
+        wanted = {canonical(c) for c in cards}
         for field in names:
-            typed = {canonical_token(t) for t in cards_of(str(self.data.get(field, "")))}
+            typed = {canonical(t) for t in cards_of(str(self.data.get(field, "")))}
             if wanted & typed:
                 return field
         return None

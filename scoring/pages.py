@@ -168,6 +168,7 @@ def _context(
         "settle": selectors.tonk_settle_up(game) if adapter.has_stakes and hands else None,
         "entry_data": {
             "copies": grid.copies,
+            **grid.notation(),
             **adapter.entry_data(names=names, options=options),
         },
         "robots": ROBOTS,
@@ -316,7 +317,7 @@ def hand_edit(request: HttpRequest, key: str, number: int) -> HttpResponse:
         "revisions": revisions,
         "form": form,
         "grid": grid,
-        "entry_data": {"copies": grid.copies},
+        "entry_data": {"copies": grid.copies, **grid.notation()},
         "can_void": current is not None
         and (engine.number_key is None or _is_latest(game, current)),
         "robots": ROBOTS,

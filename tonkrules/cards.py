@@ -175,7 +175,8 @@ class RookCard:
 ROOK = RookCard(None, 0)
 """The wild bird card of Toonerville Rook."""
 
-_SEPARATORS = re.compile(r"[\s,]+")
+CARD_SEPARATORS = re.compile(r"[\s,]+")
+"""What separates the cards of a list written as one string: spaces and commas."""
 _STANDARD = re.compile(r"^(10|[2-9]|[ATJQK])([SHDC♠♥♦♣])$")
 _ROOK = re.compile(r"^([RYGB])(1[0-4]|[1-9])$")
 
@@ -217,7 +218,7 @@ def split_tokens(value: object, *, player: str | None = None, what: str = "cards
         CardError: a list item that is not a string (it cannot be a card).
     """
     if isinstance(value, str):
-        return [t for t in _SEPARATORS.split(value) if t]
+        return [t for t in CARD_SEPARATORS.split(value) if t]
     if isinstance(value, list):
         for item in value:
             if not isinstance(item, str):
@@ -360,6 +361,48 @@ class RookDeck(Deck[RookCard]):
 
 STANDARD_DECK = StandardDeck()
 BLUKE_DECK = BlukeDeck()
+
+
+def normalise(token: str) -> str:
+    """A token as :meth:`Deck.parse` reads it: surrounding spaces and the emoji presentation
+    selector dropped, ASCII letters upper-cased (``" 10♥️ "`` → ``"10♥"``, ``"th"`` → ``"TH"``)."""
+    return _normalise(token)
+
+
+def canonical(token: str) -> str:
+    """The canonical notation of a token as typed, whichever deck it belongs to
+    (``"th"`` → ``"10H"``, ``"10♥️"`` → ``"10H"``, ``"rook"`` → ``"ROOK"``, ``"hb"`` → ``"HB"``);
+    a token that is no card of any deck comes back normalised (``"11h"`` → ``"11H"``).
+
+    Pages use it to find the field holding a card an error names; it never raises.
+    """
+    text = _normalise(token)
+    if text in ("HB", "LB"):
+        return text
+    card: object = _parse_standard(text) or _parse_rook(text)
+    return text if card is None else str(card)
+
+
+def spellings(cards: Iterable[object]) -> dict[str, str]:
+    """Every spelling the notation accepts for each of ``cards`` (cards, or their canonical
+    notation), normalised as
+    :func:`normalise` leaves it, mapped to the card's canonical notation (rules/README.md,
+    "Card notation"): ``10H``, ``TH`` and ``10♥`` for the ten of hearts; ``HB``; ``R1``; ``ROOK``.
+
+    The table page's script looks typed tokens up in this table (after upper-casing them and
+    dropping the emoji selector), so card notation is read by the engine's rules only.
+    """
+    out: dict[str, str] = {}
+    for item in cards:
+        text = str(item)
+        out[text] = text
+        card = item if isinstance(item, Card) else _parse_standard(text)
+        if card is not None:
+            ranks = [card.rank.notation] + (["T"] if card.rank is Rank.TEN else [])
+            for rank in ranks:
+                out[f"{rank}{card.suit.value}"] = text
+                out[f"{rank}{card.suit.symbol}"] = text
+    return out
 
 
 def format_cards(cards: Sequence[object]) -> str:

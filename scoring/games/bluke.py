@@ -11,7 +11,6 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.entry import (
-    SUIT_SYMBOLS,
     CardGrid,
     EntryForm,
     _lines_of,
@@ -247,7 +246,7 @@ class BlukeAdapter(GameAdapter):
     def hand_summary(self, entry: Mapping[str, Any]) -> str:
         """The trump suit, or no trump."""
         trump = str(entry.get("trump", "")).upper()
-        symbol = SUIT_SYMBOLS.get(trump)
+        symbol = Suit(trump).symbol if trump in {s.value for s in Suit} else None
         return str(_("trump %(suit)s") % {"suit": symbol}) if symbol else str(_("no trump"))
 
     def hands_help(self) -> str:

@@ -194,8 +194,9 @@ def test_correcting_an_earlier_hand_changes_later_totals(live_server: Any, page:
     page.locator("#submit-hand").click()
 
     expect(page).to_have_url(table_url(live_server, game))
-    assert totals(page) == {"Ana": "-5", "Ben": "5"}
+    # The URL changes before the new page is laid out: wait for the corrected hand first.
     expect(page.locator("#hand-1")).to_contain_text("✎2")
+    assert totals(page) == {"Ana": "-5", "Ben": "5"}
     page.locator("#hand-1 th a").click()
     expect(page.locator("#history")).to_contain_text("Revision 2")
     expect(page.locator("#history")).to_contain_text("held · Ana")

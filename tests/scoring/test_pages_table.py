@@ -1408,3 +1408,24 @@ def test_the_history_names_no_username_to_a_table_link(
 
     assert "dora-the-director" not in page
     assert "a signed-in member" in page
+
+
+def test_the_page_script_reads_cards_with_the_engines_notation_table(client: Client) -> None:
+    """The script's card table comes from the server (the engine's spellings), not a copy."""
+    tonk = json.loads(
+        parse(client.get(url("table", tonk_game(["Ana", "Ben"]))))
+        .find("script", id="entry-data")
+        .text()
+    )
+    assert tonk["spellings"]["TH"] == "10H"
+    assert tonk["spellings"]["10♥"] == "10H"
+    assert tonk["spellings"]["Q♠"] == "QS"
+    assert "HB" not in tonk["spellings"] and "ROOK" not in tonk["spellings"]
+    assert tonk["separators"] == {"cards": r"[\s,]+", "groups": r"[\r\n|;]+"}
+    rook = json.loads(
+        parse(client.get(url("table", rook_game(["Ana", "Ben", "Cyd"]))))
+        .find("script", id="entry-data")
+        .text()
+    )
+    assert len(rook["spellings"]) == 57
+    assert rook["spellings"]["ROOK"] == "ROOK"

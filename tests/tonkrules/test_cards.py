@@ -16,6 +16,7 @@ from tonkrules import (
     RuleError,
     Suit,
 )
+from tonkrules.cards import canonical, normalise, spellings
 
 
 @pytest.mark.parametrize(
@@ -71,3 +72,47 @@ def test_lists_as_json_or_one_string() -> None:
 def test_values() -> None:
     assert [r.tonk_value for r in Rank] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]
     assert Card(Rank.ACE, Suit.SPADES).rank.trick_order == 14
+
+
+# --- the notation the table page's script reads with (cards.spellings, cards.canonical) ---
+
+
+@pytest.mark.parametrize(
+    ("deck", "count"),
+    [(STANDARD_DECK, 52 * 2 + 4 * 2), (BLUKE_DECK, 52 * 2 + 4 * 2 + 2), (RookDeck(3), 57)],
+)
+def test_spellings_cover_every_accepted_form_and_each_reads_as_its_card(
+    deck: object, count: int
+) -> None:
+    table = spellings(deck.cards())  # type: ignore[attr-defined]
+    assert len(table) == count
+    for spelling, notation in table.items():
+        assert str(deck.parse(spelling)) == notation  # type: ignore[attr-defined]
+        assert normalise(spelling) == spelling
+
+
+def test_spellings_of_the_ten_of_hearts_and_of_the_rook() -> None:
+    table = spellings(["10H", "ROOK", "HB"])
+    assert {k for k, v in table.items() if v == "10H"} == {"10H", "TH", "10♥", "T♥"}
+    assert table["ROOK"] == "ROOK"
+    assert table["HB"] == "HB"
+    assert "1H" not in table
+
+
+@pytest.mark.parametrize(
+    ("typed", "notation"),
+    [
+        ("th", "10H"),
+        (" 10♥️ ", "10H"),
+        ("q♠", "QS"),
+        ("rook", "ROOK"),
+        ("g14", "G14"),
+        ("lb", "LB"),
+        ("11h", "11H"),
+        ("1s", "1S"),
+    ],
+)
+def test_canonical_reads_a_token_of_any_deck_and_leaves_a_non_card_normalised(
+    typed: str, notation: str
+) -> None:
+    assert canonical(typed) == notation

@@ -9,24 +9,39 @@
 (function () {
   "use strict";
 
-  var SUITS = { "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C" };
   var t = window.gettext || function (s) { return s; };
   var nt = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
   var fmt = window.interpolate || function (s, a) { return s.replace("%s", a[0]); };
 
+  // Card notation is the engine's: the server sends every accepted spelling of the deck's
+  // cards (upper-cased, no emoji selector) with its canonical form, and typed tokens are
+  // looked up in that table; a token that is no card stays as typed, for the server to refuse.
+  var SPELLINGS = null;
   function canonical(token) {
+    if (SPELLINGS === null) { SPELLINGS = entryData().spellings || {}; }
     var text = token.trim().replace(/\uFE0F/g, "").toUpperCase();
-    text = text.replace(/[\u2660\u2665\u2666\u2663]/g, function (c) { return SUITS[c]; });
-    return text.replace(/^T([SHDC])$/, "10$1");  // T is ten, as the server reads it
+    return Object.prototype.hasOwnProperty.call(SPELLINGS, text) ? SPELLINGS[text] : text;
   }
 
-  // As the server splits them: cards by spaces and commas; groups by lines, "|" or ";".
+  // As the server splits them (the separators come from the server too).
+  var SEPARATORS = null;
+  function separator(kind) {
+    if (SEPARATORS === null) {
+      var given = entryData().separators || {};
+      SEPARATORS = {
+        cards: new RegExp(given.cards || "\\s+"),
+        groups: new RegExp(given.groups || "\\n")
+      };
+    }
+    return SEPARATORS[kind];
+  }
+
   function tokens(text) {
-    return (text || "").split(/[\s,]+/).filter(Boolean);
+    return (text || "").split(separator("cards")).filter(Boolean);
   }
 
   function lines(text) {
-    return (text || "").split(/[\r\n|;]+/);
+    return (text || "").split(separator("groups"));
   }
 
   function groupTokens(text) {
