@@ -29,11 +29,6 @@ def games_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
     return Game.objects.filter(club_games | Q(created_by=user)).distinct()
 
 
-def game_can_change(user: AbstractBaseUser | AnonymousUser, game: Game) -> bool:
-    """Whether ``user`` may see and change ``game`` (a member of its club, or its creator)."""
-    return games_visible_to(user).filter(pk=game.pk).exists()
-
-
 def current_hands(game: Game) -> list[Hand]:
     """The game's current hands in order, each with its score lines (and their seats)."""
     lines = ScoreLine.objects.select_related("seat").order_by("seat__position")

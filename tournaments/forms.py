@@ -618,15 +618,6 @@ def registered_text(result: Registered) -> list[str]:
 # --- substitutes ------------------------------------------------------------------------------
 
 
-def _seat_label(seat: TableSeat) -> str:
-    """A seated player as the substitute form offers them: name, table, any substitute."""
-    values = {"name": seat.registration.player.name, "table": seat.table.number}
-    if seat.substitute:
-        values["substitute"] = seat.substitute
-        return gettext("%(name)s, table %(table)d (played by %(substitute)s)") % values
-    return gettext("%(name)s, table %(table)d") % values
-
-
 class SubstituteForm(forms.Form):
     """A substitute plays a seated player's seat in a round: which seat, and who plays it.
 

@@ -157,11 +157,6 @@ def contract_text(contract: Contract) -> str:
     return str(_(" and ")).join(parts)
 
 
-def rook_contracts() -> dict[int, dict[str, object]]:
-    """Round → cards dealt and the contract in words, for the page."""
-    return {r: {"cards": c.cards_dealt, "contract": contract_text(c)} for r, c in CONTRACTS.items()}
-
-
 # --- the adapter -----------------------------------------------------------------------------
 
 
