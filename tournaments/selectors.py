@@ -2,7 +2,7 @@
 
 The rules live in the pure ``tournaments.standings``; this module reads what they need from the
 database (the registrations; the seat results, each seat's aggregate over its game's current
-hands, which ``services.game_changed`` materialises in ``models.SeatResult`` whenever a game's
+hands, which ``services.seam.game_changed`` materialises in ``models.SeatResult`` whenever a game's
 hands change) and keeps the rows in Django's cache under a key naming the tournament and its
 ``results_version``, which the services bump with every change to a result: a new version is a
 cache miss, so a stale ranking is never served for the current version.
@@ -112,7 +112,7 @@ def standings(tournament: Tournament) -> Standings:
     return _standings(tournament, rows)
 
 
-def standings_refresh(tournament_id: int) -> Standings | None:
+def standings_recompute(tournament_id: int) -> Standings | None:
     """Compute the standings of tournament ``tournament_id`` for its current results version
     and cache them (replacing what the cache held for that version): three queries.
 
@@ -192,7 +192,7 @@ def _result_columns(kind: str) -> tuple[str, ...]:
 
 def _results_query(tournament_id: int, kind: str) -> QuerySet[SeatResult]:
     """The tournament's materialised seat results (one row per (game, seat) with current
-    hands, rewritten by ``services.game_changed``): the columns that the computation reads
+    hands, rewritten by ``services.seam.game_changed``): the columns that the computation reads
     for the tournament's game ``kind`` (``tournaments.standings.FIELDS_READ``), in that order;
     five or six of eleven, as the values fetched cost the most."""
     return (
