@@ -189,11 +189,15 @@ def _write_hand(
     idempotency_key: str,
     replaces: Hand | None = None,
     game_state: Mapping[str, object] | None = None,
+    hot_path: bool = False,
 ) -> Hand | None:
     """Insert a hand revision and its score lines; with ``game_state``, also write the game
-    row's totals and numbering (in the same statement where the database allows). The caller
-    has added the scores to ``game.totals``. Returns None, having written nothing, when
-    another hand of the game already holds ``idempotency_key``."""
+    row's totals and numbering. The caller has added the scores to ``game.totals``.
+
+    Through the ORM, except with ``hot_path`` (:func:`hand_record` only, with ``game_state``):
+    then :mod:`scoring.rows` writes all three in one statement where the database allows, and
+    returns None, having written nothing, when another hand of the game already holds
+    ``idempotency_key`` (the ORM path raises ``IntegrityError`` instead)."""
     values: dict[str, Any] = {
         "game_id": game.pk,
         "number": number,
@@ -212,10 +216,13 @@ def _write_hand(
         "voided_at": None,
     }
     lines = [_line_row(game.pk, score_, seats, name) for name in score_.scores]
-    if game_state is None:
-        (hand_id,) = rows.insert(Hand, [values])
-        rows.insert(ScoreLine, [{"hand_id": hand_id, **line} for line in lines])
+    if not hot_path:
+        hand = Hand.objects.create(**values)
+        ScoreLine.objects.bulk_create(ScoreLine(hand_id=hand.pk, **line) for line in lines)
+        if game_state is not None:
+            Game.objects.filter(pk=game.pk).update(**game_state)
     else:
+        assert game_state is not None
         inserted = rows.insert_with_children_and_update(
             Hand,
             values,
@@ -229,10 +236,7 @@ def _write_hand(
         )
         if inserted is None:
             return None
-        hand_id = inserted
-    hand = Hand(pk=hand_id, **values)
-    hand._state.adding = False
-    hand._state.db = "default"
+        hand = rows.loaded(Hand, {"id": inserted, **values})
     if replaces is not None:
         hand.replaces = replaces
     if values["entered_by_id"] is not None:
@@ -245,14 +249,29 @@ def _line_scores(hand: Hand) -> list[tuple[str, int]]:
     return [(line.seat.name, line.points) for line in hand.lines.select_related("seat")]
 
 
-def _locked(game: Game, *, replay_key: str | None = None) -> Game:
+def _locked(game: Game, *, replay_key: str | None = None, hot_path: bool = False) -> Game:
     """The game's row, locked until the transaction ends; with ``replay_key``, also the id of
     the hand an earlier request with that idempotency key wrote (``replay_id``, or None),
-    read after the lock is granted so that it sees a concurrent request's committed hand."""
-    locked = rows.select_for_update(Game, game.pk, LOCKED_FIELDS)
+    read after the lock is granted so that it sees a concurrent request's committed hand.
+
+    Through the ORM, except with ``hot_path`` (:func:`hand_record` only): :mod:`scoring.rows`.
+    """
+    if hot_path:
+        locked = rows.select_for_update(Game, game.pk, LOCKED_FIELDS)
+    else:
+        locked = Game.objects.select_for_update().only(*LOCKED_FIELDS).get(pk=game.pk)
     if replay_key:
-        locked.replay_id = rows.first_pk(Hand, game_id=game.pk, idempotency_key=replay_key)
+        locked.replay_id = _hand_with_key(game, replay_key)
     return locked
+
+
+def _hand_with_key(game: Game, key: str) -> int | None:
+    """The id of game ``game``'s hand written under idempotency key ``key``, or None."""
+    return (
+        Hand.objects.filter(game_id=game.pk, idempotency_key=key)
+        .values_list("pk", flat=True)
+        .first()
+    )
 
 
 LOCKED_FIELDS = (
@@ -286,7 +305,7 @@ def _state(game: Game) -> dict[str, object]:
 
 def _save_state(game: Game) -> None:
     """Write the totals and numbering state the services keep on the game row."""
-    rows.update(Game, game.pk, _state(game))
+    Game.objects.filter(pk=game.pk).update(**_state(game))
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -563,7 +582,7 @@ def hand_record(
     """
     # The replay of a retried request is looked up only when the hand cannot be recorded:
     # a finished game, a rule error, or the key already taken (the insert writes nothing).
-    game = _locked(game)
+    game = _locked(game, hot_path=True)
     if game.state == Game.State.FINISHED:
         replay = _replay_of(game, idempotency_key, entry)
         if replay is not None:
@@ -612,6 +631,7 @@ def hand_record(
         via=via,
         idempotency_key=idempotency_key or "",
         game_state=_state(game),
+        hot_path=True,
     )
     if hand is None:  # the key was taken: answer as the first request was answered
         replay = _replay_of(game, idempotency_key, entry)
@@ -630,7 +650,7 @@ def _replay_of(game: Game, key: str | None, entry: object) -> Hand | None:
     """
     if not key:
         return None
-    return _replayed(rows.first_pk(Hand, game_id=game.pk, idempotency_key=key), entry, number=None)
+    return _replayed(_hand_with_key(game, key), entry, number=None)
 
 
 @transaction.atomic

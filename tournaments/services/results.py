@@ -6,10 +6,7 @@ many results arrived meanwhile."""
 
 from __future__ import annotations
 
-import functools
-from typing import Any
-
-from django.db import connections, router, transaction
+from django.db import transaction
 from django.db.models import Count, F, Max, Min, Q, QuerySet, Sum
 
 from scoring.models import Hand, ScoreLine
@@ -63,52 +60,27 @@ def _seat_lines(game_id: int) -> QuerySet[ScoreLine]:
     )
 
 
-_GAME_MARK = -1_999_999_999  # a game id no row has: marks the parameter to replace
-
-
-@functools.cache
-def _seat_results_sql(alias: str) -> tuple[str, str, tuple[Any, ...], int]:
-    """The statements of :func:`seat_results_write` on database ``alias``, built once (the ORM
-    takes milliseconds to build the aggregate): the DELETE of a game's rows (its one parameter
-    the game id), the INSERT … SELECT of the aggregate (its parameters the tournament id, the
-    round number, then those returned), and where the game id goes among those returned."""
-    connection = connections[alias]
-    quote = connection.ops.quote_name
-    meta = SeatResult._meta
-    table = quote(meta.db_table)
-    delete = f"DELETE FROM {table} WHERE {quote(meta.get_field('game').column)} = %s"
-    aggregate, params = _seat_lines(_GAME_MARK).query.get_compiler(using=alias).as_sql()
-    if list(params).count(_GAME_MARK) != 1:
-        raise RuntimeError("the seat results aggregate does not take the game id once")
-    target = ("tournament", "round_number", *_SEAT_RESULT_COLUMNS)
-    insert = (
-        f"INSERT INTO {table} "
-        f"({', '.join(quote(meta.get_field(name).column) for name in target)}) "
-        f"SELECT %s, %s, {', '.join(map(quote, _SEAT_RESULT_COLUMNS.values()))} "
-        f"FROM ({aggregate}) {quote('seat_lines')}"
-    )
-    return delete, insert, tuple(params), list(params).index(_GAME_MARK)
-
-
 @transaction.atomic(savepoint=False)
 def seat_results_write(*, game_id: int, tournament_id: int, round_number: int) -> None:
     """Rewrite the materialised results (``SeatResult``) of game ``game_id``, round
     ``round_number`` of tournament ``tournament_id``, from its current score lines: its rows
-    deleted, then one ``INSERT … SELECT`` of the aggregate (one row per seat with current
-    hands). Two statements; idempotent.
+    deleted, the aggregate read (one row per seat with current hands), its rows inserted.
+    Three statements, through the ORM; idempotent.
 
-    Called by :func:`game_changed` with the round's row locked (so that two changes to one
+    Called by ``seam.game_changed`` with the round's row locked (so that two changes to one
     game are written one after the other, never interleaved), in the transaction that bumps the
     results version; the benchmark and tests call it to build the rows of data they write
     directly.
     """
-    alias = router.db_for_write(SeatResult)
-    delete, insert, params, at = _seat_results_sql(alias)
-    with connections[alias].cursor() as cursor:
-        cursor.execute(delete, (game_id,))
-        cursor.execute(
-            insert, (tournament_id, round_number, *params[:at], game_id, *params[at + 1 :])
+    SeatResult.objects.filter(game_id=game_id).delete()
+    SeatResult.objects.bulk_create(
+        SeatResult(
+            tournament_id=tournament_id,
+            round_number=round_number,
+            **{name: row[column] for name, column in _SEAT_RESULT_COLUMNS.items()},
         )
+        for row in _seat_lines(game_id)
+    )
 
 
 def standings_update(*, tournament_id: int) -> bool:
