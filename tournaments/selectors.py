@@ -2,7 +2,7 @@
 
 The rules live in the pure ``tournaments.standings``; this module reads what they need from the
 database (the registrations; the seat results, each seat's aggregate over its game's current
-hands, which ``services.seam.game_changed`` materialises in ``models.SeatResult`` whenever a game's
+hands, which ``services.game_changed`` materialises in ``models.SeatResult`` whenever a game's
 hands change) and keeps the rows in Django's cache under a key naming the tournament and its
 ``results_version``, which the services bump with every change to a result: a new version is a
 cache miss, so a stale ranking is never served for the current version.
