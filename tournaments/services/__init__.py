@@ -10,7 +10,8 @@
 
 The demo data lives in ``tournaments.demo``. Every function is keyword-only; every write is one
 transaction; tasks are enqueued after commit and are safe to run twice. The public names are
-importable from this package, as callers use them (``services.round_publish``).
+importable from this package, as callers use them (``services.round_publish``); names starting
+with ``_`` that one module imports from another are shared within this package only.
 """
 
 from tournaments.services.clock import tick
