@@ -51,4 +51,5 @@ def displacement(home: np.ndarray, tables: int) -> np.ndarray:
     """The cost ``(1, n, tables)`` of seating each player at each table: the square of the
     number of tables from their home table."""
     moved = np.arange(tables)[None, :] - home[:, None]
-    return (moved.astype(np.float64) ** 2)[None]
+    cost: np.ndarray = (moved.astype(np.float64) ** 2)[None]
+    return cost
