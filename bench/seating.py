@@ -388,7 +388,7 @@ def report(runs: Sequence[Run], peaks: dict[tuple[str, int, str], float]) -> str
 def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m bench.seating",
-        description="Benchmark of tournaments/seating.py against issue #5's targets.",
+        description="Benchmark of tournaments/seating/ against issue #5's targets.",
     )
     parser.add_argument("--quick", action="store_true", help="smoke run: a few fields, seed 0")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")

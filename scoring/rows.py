@@ -1,10 +1,17 @@
-"""Plain SQL for the few statements of the hot path (recording a hand), built from the models'
-own metadata so that it follows any rename, on PostgreSQL and SQLite alike.
+"""Plain SQL for the statements of the one hot path, recording a new hand
+(``scoring.services.hand_record``), built from the models' own metadata so that it follows any
+rename, on PostgreSQL and SQLite alike. Nothing else may use this module: every other write
+and read goes through the ORM.
 
-Recording a hand runs five statements; through the ORM each cost about three times the
-statement itself (query compilation and model machinery), which kept the hand endpoint far
-from the throughput target in ``bench/entry.py``. The SQL of each statement is built once per
-shape and kept. Everything else uses the ORM.
+Why it exists: recording a hand is the request a tournament night sends most, and
+``bench/entry.py`` requires its throughput to be at least 0.6 of a bare one-row insert. Through
+the ORM each statement cost about three times the statement itself (query compilation and model
+machinery), which kept the hand endpoint far from the target (a ratio of 0.28; see
+``bench/RESULTS.md``). So the hand path runs two statements: the game's row read and locked
+(:func:`select_for_update`), then the hand, its score lines and the game's totals in one
+statement (:func:`insert_with_children_and_update`, a data-modifying CTE on PostgreSQL). The
+SQL of each statement is built once per shape and kept. Model instances are made with the
+public ``Model.from_db`` (:func:`loaded`); no private model attribute is written.
 """
 
 from __future__ import annotations
@@ -81,13 +88,6 @@ def _update_sql(model: type[models.Model], names: tuple[str, ...], vendor: str) 
     return f"UPDATE {qn(model._meta.db_table)} SET {sets} WHERE {qn('id')} = %s"
 
 
-@cache
-def _where_sql(model: type[models.Model], names: tuple[str, ...], vendor: str) -> str:
-    qn = connection.ops.quote_name
-    where = " AND ".join(f"{qn(_field(model, n).column)} = %s" for n in names)
-    return f"SELECT {qn('id')} FROM {qn(model._meta.db_table)} WHERE {where}"
-
-
 def select_for_update(model: type[M], pk: int, fields: Sequence[str]) -> M:
     """Read ``fields`` of one row and lock it until the transaction ends (no lock on SQLite,
     where the transaction itself holds the database). Raises ``model.DoesNotExist``.
@@ -112,16 +112,11 @@ def select_for_update(model: type[M], pk: int, fields: Sequence[str]) -> M:
     return model.from_db(connection.alias, attnames, values)
 
 
-def first_pk(model: type[models.Model], **equals: object) -> int | None:
-    """The id of a row whose columns equal ``equals`` (an indexed lookup), or None."""
-    names = tuple(equals)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _where_sql(model, names, connection.vendor),
-            [_field(model, k).get_db_prep_save(v, connection) for k, v in equals.items()],
-        )
-        row = cursor.fetchone()
-    return None if row is None else int(row[0])
+def loaded(model: type[M], values: Mapping[str, object]) -> M:
+    """An instance of ``model`` for a row just written with ``values`` (field attnames, with
+    its ``id``), as the ORM would load it (``Model.from_db``: not adding, on this database)."""
+    attnames = [f.attname for f in model._meta.concrete_fields if f.attname in values]
+    return model.from_db(connection.alias, attnames, [values[a] for a in attnames])
 
 
 def insert(
@@ -131,7 +126,8 @@ def insert(
     skip_duplicate: tuple[str, str] | None = None,
 ) -> list[int]:
     """Insert rows (field name or attname → value, the same keys in every row) in one
-    statement; returns their ids in order. With ``skip_duplicate`` (scope, key), a row whose
+    statement (the non-PostgreSQL fallback of :func:`insert_with_children_and_update`); returns
+    their ids in order. With ``skip_duplicate`` (scope, key), a row whose
     non-blank key is already taken in its scope is not inserted (and has no id in the
     answer)."""
     names = tuple(rows[0])
@@ -145,7 +141,8 @@ def insert(
 
 
 def update(model: type[models.Model], pk: int, values: Mapping[str, object]) -> None:
-    """Set columns of one row."""
+    """Set columns of one row (the non-PostgreSQL fallback of
+    :func:`insert_with_children_and_update`)."""
     names = tuple(values)
     with connection.cursor() as cursor:
         cursor.execute(

@@ -6,8 +6,11 @@ the hand's position); refusals that are not rule errors are :mod:`scoring.errors
 game are serialised by locking its row, so a retried request (same idempotency key) or two
 corrections from the same revision can never both be applied.
 
-After a change commits, the callbacks registered with :func:`game_changed_register` are called
-with the game's id: this is how ``tournaments`` hears of results (no Django signals).
+After a change commits, the listeners registered with :func:`game_changed_register` are called
+once with a typed :class:`scoring.events.GameChanged` (which game, what changed): this is how
+``tournaments`` hears of results (no Django signals). Every service that changes a game takes
+``origin``: the name of the listener on whose behalf it acts (``"tournaments"``), which is then
+not told of the change (no echo; see :mod:`scoring.events`).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +37,7 @@ from scoring.errors import (
     StaleRevision,
     VoidRefused,
 )
+from scoring.events import Change, GameChanged, Listener
 from scoring.models import Game, Hand, ScoreLine, ScoresheetJob, Seat
 from scoring.tasks import scoresheet_job_run
 from tonkrules import HandScore, RuleError, find_game
@@ -53,21 +57,43 @@ User = AbstractBaseUser | AnonymousUser | None
 
 # --- the seam to the layer above --------------------------------------------------------------
 
-_game_changed: list[Callable[[int], None]] = []
+_game_changed: list[tuple[Listener, str | None]] = []
 
 
-def game_changed_register(callback: Callable[[int], None]) -> None:
-    """Call ``callback(game_id)`` after every committed change to a game's hands or state.
+def game_changed_register(listener: Listener, *, name: str | None = None) -> None:
+    """Call ``listener(event)`` once after every committed change to a game, with a
+    :class:`scoring.events.GameChanged` saying which game and what changed.
+
+    Args:
+        listener: a callable taking the event; it runs after the commit, outside the
+            transaction that made the change.
+        name: the listener's name (``"tournaments"``): a change made with ``origin=name`` (on
+            the listener's own behalf) is not delivered to it (no echo, see
+            :mod:`scoring.events`).
 
     ``tournaments`` registers here in its ``AppConfig.ready()``; registering twice is a no-op.
     """
-    if callback not in _game_changed:
-        _game_changed.append(callback)
+    if all(registered is not listener for registered, _name in _game_changed):
+        _game_changed.append((listener, name))
 
 
-def _announce(game_id: int) -> None:
-    for callback in list(_game_changed):
-        transaction.on_commit(lambda cb=callback: cb(game_id))
+def game_changed_unregister(listener: Listener) -> None:
+    """Stop calling ``listener`` (tests). Unknown listeners are ignored."""
+    _game_changed[:] = [(cb, name) for cb, name in _game_changed if cb is not listener]
+
+
+def _announce(game_id: int, change: Change, origin: str | None) -> None:
+    """Announce one change to game ``game_id``, once, after the outermost transaction commits
+    (not at all if it rolls back), to every listener but the one named ``origin``."""
+    event = GameChanged(game_id=game_id, change=change, origin=origin)
+    listeners = [cb for cb, name in _game_changed if origin is None or name != origin]
+    if listeners:
+        transaction.on_commit(lambda: _deliver(event, listeners))
+
+
+def _deliver(event: GameChanged, listeners: Sequence[Listener]) -> None:
+    for listener in listeners:
+        listener(event)
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -156,11 +182,15 @@ def _write_hand(
     idempotency_key: str,
     replaces: Hand | None = None,
     game_state: Mapping[str, object] | None = None,
+    hot_path: bool = False,
 ) -> Hand | None:
     """Insert a hand revision and its score lines; with ``game_state``, also write the game
-    row's totals and numbering (in the same statement where the database allows). The caller
-    has added the scores to ``game.totals``. Returns None, having written nothing, when
-    another hand of the game already holds ``idempotency_key``."""
+    row's totals and numbering. The caller has added the scores to ``game.totals``.
+
+    Through the ORM, except with ``hot_path`` (:func:`hand_record` only, with ``game_state``):
+    then :mod:`scoring.rows` writes all three in one statement where the database allows, and
+    returns None, having written nothing, when another hand of the game already holds
+    ``idempotency_key`` (the ORM path raises ``IntegrityError`` instead)."""
     values: dict[str, Any] = {
         "game_id": game.pk,
         "number": number,
@@ -179,10 +209,13 @@ def _write_hand(
         "voided_at": None,
     }
     lines = [_line_row(game.pk, score_, seats, name) for name in score_.scores]
-    if game_state is None:
-        (hand_id,) = rows.insert(Hand, [values])
-        rows.insert(ScoreLine, [{"hand_id": hand_id, **line} for line in lines])
+    if not hot_path:
+        hand = Hand.objects.create(**values)
+        ScoreLine.objects.bulk_create(ScoreLine(hand_id=hand.pk, **line) for line in lines)
+        if game_state is not None:
+            Game.objects.filter(pk=game.pk).update(**game_state)
     else:
+        assert game_state is not None
         inserted = rows.insert_with_children_and_update(
             Hand,
             values,
@@ -196,10 +229,7 @@ def _write_hand(
         )
         if inserted is None:
             return None
-        hand_id = inserted
-    hand = Hand(pk=hand_id, **values)
-    hand._state.adding = False
-    hand._state.db = "default"
+        hand = rows.loaded(Hand, {"id": inserted, **values})
     if replaces is not None:
         hand.replaces = replaces
     if values["entered_by_id"] is not None:
@@ -212,14 +242,29 @@ def _line_scores(hand: Hand) -> list[tuple[str, int]]:
     return [(line.seat.name, line.points) for line in hand.lines.select_related("seat")]
 
 
-def _locked(game: Game, *, replay_key: str | None = None) -> Game:
+def _locked(game: Game, *, replay_key: str | None = None, hot_path: bool = False) -> Game:
     """The game's row, locked until the transaction ends; with ``replay_key``, also the id of
     the hand an earlier request with that idempotency key wrote (``replay_id``, or None),
-    read after the lock is granted so that it sees a concurrent request's committed hand."""
-    locked = rows.select_for_update(Game, game.pk, LOCKED_FIELDS)
+    read after the lock is granted so that it sees a concurrent request's committed hand.
+
+    Through the ORM, except with ``hot_path`` (:func:`hand_record` only): :mod:`scoring.rows`.
+    """
+    if hot_path:
+        locked = rows.select_for_update(Game, game.pk, LOCKED_FIELDS)
+    else:
+        locked = Game.objects.select_for_update().only(*LOCKED_FIELDS).get(pk=game.pk)
     if replay_key:
-        locked.replay_id = rows.first_pk(Hand, game_id=game.pk, idempotency_key=replay_key)
+        locked.replay_id = _hand_with_key(game, replay_key)
     return locked
+
+
+def _hand_with_key(game: Game, key: str) -> int | None:
+    """The id of game ``game``'s hand written under idempotency key ``key``, or None."""
+    return (
+        Hand.objects.filter(game_id=game.pk, idempotency_key=key)
+        .values_list("pk", flat=True)
+        .first()
+    )
 
 
 LOCKED_FIELDS = (
@@ -253,7 +298,7 @@ def _state(game: Game) -> dict[str, object]:
 
 def _save_state(game: Game) -> None:
     """Write the totals and numbering state the services keep on the game row."""
-    rows.update(Game, game.pk, _state(game))
+    Game.objects.filter(pk=game.pk).update(**_state(game))
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -274,6 +319,7 @@ def game_start(
     hand_limit: int | None = None,
     sequence_wraps: bool = False,
     waiting: bool = False,
+    origin: str | None = None,
     _fingerprint: str | None = None,
 ) -> tuple[Game, bool]:
     """Seat players at a new game (rules: the game's player count; names as the format).
@@ -292,6 +338,7 @@ def game_start(
         hand_limit: the most hands (rounds) it takes; one more is refused.
         sequence_wraps: Bluke: after hand 25 the hands start again at 1.
         waiting: seated but not open: hands are refused until :func:`game_open`.
+        origin: the listener on whose behalf the game is started (not told of it).
 
     Returns:
         (the game, whether it was created now).
@@ -371,40 +418,40 @@ def game_start(
     )
     game.seating = [[seat.name, seat.pk] for seat in seats]
     game.save(update_fields=("seating",))
-    _announce(game.pk)
+    _announce(game.pk, Change.STARTED, origin)
     return game, True
 
 
 @transaction.atomic
-def game_open(*, game: Game) -> Game:
+def game_open(*, game: Game, origin: str | None = None) -> Game:
     """Open a waiting game for hands (a tournament round published). Idempotent; a finished
-    game stays finished."""
+    game stays finished. ``origin``: the listener on whose behalf it acts (not told of it)."""
     game = _locked(game)
     if game.state == Game.State.WAITING:
         game.state = Game.State.IN_PLAY
         game.save(update_fields=("state",))
-        _announce(game.pk)
+        _announce(game.pk, Change.OPENED, origin)
     return Game.objects.get(pk=game.pk)
 
 
 @transaction.atomic
-def game_limit_set(*, game: Game, hand_limit: int) -> Game:
+def game_limit_set(*, game: Game, hand_limit: int, origin: str | None = None) -> Game:
     """Lower the most hands a game takes to ``hand_limit`` (never below the hands entered;
     never raised): when a tournament round's time is called, the hand in progress is the last.
-    Idempotent."""
+    Idempotent. ``origin``: the listener on whose behalf it acts (not told of it)."""
     game = _locked(game)
     limit = max(hand_limit, game.current_hands)
     if game.hand_limit is None or limit < game.hand_limit:
         game.hand_limit = limit
         game.save(update_fields=("hand_limit",))
-        _announce(game.pk)
+        _announce(game.pk, Change.LIMIT_SET, origin)
     return Game.objects.get(pk=game.pk)
 
 
 @transaction.atomic
-def seat_replace(*, game: Game, position: int, seat: SeatSpec) -> Game:
+def seat_replace(*, game: Game, position: int, seat: SeatSpec, origin: str | None = None) -> Game:
     """Put another player in seat ``position`` (0-based) of a game with no hands yet (a
-    tournament substitute).
+    tournament substitute). ``origin``: the listener on whose behalf it acts (not told of it).
 
     Raises:
         SheetError: a name the game cannot take (blank, too long, already at the table).
@@ -425,7 +472,7 @@ def seat_replace(*, game: Game, position: int, seat: SeatSpec) -> Game:
     game.seating[position] = [seat.name, seat_id]
     game.totals = dict.fromkeys(names, 0)  # no hands yet
     game.save(update_fields=("seating", "totals"))
-    _announce(game.pk)
+    _announce(game.pk, Change.SEAT_REPLACED, origin)
     return Game.objects.get(pk=game.pk)
 
 
@@ -445,14 +492,15 @@ def _previous_sequence(game: Game, before: int | None, *, first: bool) -> int | 
 
 
 @transaction.atomic
-def game_finish(*, game: Game) -> Game:
-    """Mark a game finished: no new hands (corrections and voids stay possible). Idempotent."""
+def game_finish(*, game: Game, origin: str | None = None) -> Game:
+    """Mark a game finished: no new hands (corrections and voids stay possible). Idempotent.
+    ``origin``: the listener on whose behalf it acts (not told of it)."""
     game = _locked(game)
     if game.state != Game.State.FINISHED:
         game.state = Game.State.FINISHED
         game.finished_at = timezone.now()
         game.save(update_fields=("state", "finished_at"))
-        _announce(game.pk)
+        _announce(game.pk, Change.FINISHED, origin)
     return Game.objects.get(pk=game.pk)
 
 
@@ -498,6 +546,7 @@ def hand_record(
     entered_by: User = None,
     via: str = Hand.Via.USER,
     idempotency_key: str | None = None,
+    origin: str | None = None,
 ) -> tuple[Hand, bool]:
     """Check, score and record the next hand (or round) of a game, with its score lines.
 
@@ -508,6 +557,8 @@ def hand_record(
         via: how it came (signed-in user, table link).
         idempotency_key: the device's key for this write: a retry with the same key returns
             the hand the first request recorded, and records nothing.
+        origin: the listener on whose behalf the hand is recorded (not told of it); None for
+            a hand a person entered.
 
     Returns:
         (the hand, whether it was recorded now).
@@ -518,7 +569,7 @@ def hand_record(
     """
     # The replay of a retried request is looked up only when the hand cannot be recorded:
     # a finished game, a rule error, or the key already taken (the insert writes nothing).
-    game = _locked(game)
+    game = _locked(game, hot_path=True)
     if game.state == Game.State.FINISHED:
         replay = _replay_of(game, idempotency_key, entry)
         if replay is not None:
@@ -563,13 +614,14 @@ def hand_record(
         via=via,
         idempotency_key=idempotency_key or "",
         game_state=_state(game),
+        hot_path=True,
     )
     if hand is None:  # the key was taken: answer as the first request was answered
         replay = _replay_of(game, idempotency_key, entry)
         if replay is None:
             raise IntegrityError("a hand insert was skipped, yet no hand holds its key")
         return replay, False
-    _announce(game.pk)
+    _announce(game.pk, Change.HAND_RECORDED, origin)
     return hand, True
 
 
@@ -581,7 +633,7 @@ def _replay_of(game: Game, key: str | None, entry: object) -> Hand | None:
     """
     if not key:
         return None
-    return _replayed(rows.first_pk(Hand, game_id=game.pk, idempotency_key=key), entry, number=None)
+    return _replayed(_hand_with_key(game, key), entry, number=None)
 
 
 @transaction.atomic
@@ -594,6 +646,7 @@ def hand_correct(
     entered_by: User = None,
     via: str = Hand.Via.USER,
     idempotency_key: str | None = None,
+    origin: str | None = None,
 ) -> tuple[Hand, bool]:
     """Correct hand ``number``: a new revision that replaces the current one; every later
     total follows.
@@ -603,6 +656,7 @@ def hand_correct(
         revision: the revision the correction was made from; it must still be current.
         entry: the corrected hand object, stored verbatim.
         idempotency_key: a retry with the same key returns the revision it wrote.
+        origin: the listener on whose behalf it is corrected (not told of it).
 
     Returns:
         (the new revision, whether it was written now).
@@ -674,15 +728,16 @@ def hand_correct(
     )
     if hand is None:  # the key was taken meanwhile (the lock makes this impossible)
         raise IntegrityError("a correction was skipped: its idempotency key is taken")
-    _announce(game.pk)
+    _announce(game.pk, Change.HAND_CORRECTED, origin)
     return hand, True
 
 
 @transaction.atomic
-def hand_void(*, game: Game, number: int) -> Hand:
+def hand_void(*, game: Game, number: int, origin: str | None = None) -> Hand:
     """Void hand ``number``: it no longer counts. Tonk: any hand. Rook and Bluke: only the
     latest, so the sequence of rounds or hands stays whole (an earlier one is corrected
-    instead). Voiding a hand already voided returns it unchanged.
+    instead). Voiding a hand already voided returns it unchanged. ``origin``: the listener on
+    whose behalf it acts (not told of it).
 
     Raises:
         HandNotFound: no hand ``number``.
@@ -713,7 +768,7 @@ def hand_void(*, game: Game, number: int) -> Hand:
     hand.save(update_fields=("state", "voided_at"))
     _sequence_state(game, [h for h in current if h is not hand])
     _save_state(game)
-    _announce(game.pk)
+    _announce(game.pk, Change.HAND_VOIDED, origin)
     return hand
 
 

@@ -90,8 +90,8 @@ def _calls(paths: list[Path]) -> Iterator[tuple[Path, ast.Call]]:
 
 
 ENGINE = sorted((ROOT / "tonkrules").glob("*.py"))
-SCORING = sorted((ROOT / "scoring").glob("*.py"))
-TOURNAMENTS = sorted((ROOT / "tournaments").glob("*.py"))
+SCORING = sorted((ROOT / "scoring").rglob("*.py"))
+TOURNAMENTS = sorted((ROOT / "tournaments").rglob("*.py"))
 
 #: Raise sites whose key is computed; each listed with every key it can make.
 COMPUTED_RULE_KEYS = {

@@ -10,8 +10,10 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        """Hear from scoring when a game changes (the one seam between the two apps)."""
+        """Hear from scoring when a game changes (the one seam between the two apps), under
+        the name ``tournaments.services.ORIGIN``: the changes this app makes to its own games
+        (passing that origin) are not announced back to it."""
         from scoring.services import game_changed_register
-        from tournaments.services import game_changed
+        from tournaments.services import ORIGIN, game_changed
 
-        game_changed_register(game_changed)
+        game_changed_register(game_changed, name=ORIGIN)

@@ -40,8 +40,6 @@ from tonkrules import RuleError
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import (
-    DEFAULT_HANDS_PER_ROUND,
-    DEFAULT_SIZES,
     Club,
     Player,
     Registration,
@@ -268,8 +266,8 @@ class TournamentForm(forms.Form):
     def _add_game_fields(self, game: str) -> None:
         """Rounds, table sizes, preferred size and hands per round of one game, with that
         game's defaults as initial values."""
-        sizes, prefer = DEFAULT_SIZES[game]
         rules = adapter_for(game).rules
+        sizes, prefer = list(rules.table_sizes.allowed), rules.table_sizes.preferred
         if rules.default_rounds is not None:  # Rook: round r plays contract r, 11 rounds
             rounds = forms.IntegerField(
                 label=_("Rounds"),
@@ -306,7 +304,7 @@ class TournamentForm(forms.Form):
                 required=False,
                 min_value=1,
                 max_value=top,
-                initial=DEFAULT_HANDS_PER_ROUND[game],
+                initial=rules.default_hands_per_round,
             )
             hands.widget.attrs.update({"class": "short", "inputmode": "numeric"})
             self.fields[f"{game}__hands_per_round"] = hands
@@ -318,8 +316,8 @@ class TournamentForm(forms.Form):
         explains it and its default), and its house rules."""
         for adapter in games.all_adapters():
             kind, title = adapter.name, adapter.label
-            sizes, prefer = DEFAULT_SIZES[kind]
             engine = adapter.rules
+            sizes, prefer = list(engine.table_sizes.allowed), engine.table_sizes.preferred
             rounds_help = adapter.rounds_help()
             hands_help = adapter.hands_help()
             options = [

@@ -1,7 +1,6 @@
 """Clubs, their members (user accounts) and their players."""
 
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from django.conf import settings
 from django.db import models
@@ -9,8 +8,6 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.games import GameAdapter, adapter_for
 from scoring.games import choices as game_choices
-from scoring.games import names as game_names
-from tonkrules.games import GameRules
 
 T = TypeVar("T")
 
@@ -89,36 +86,6 @@ class Player(models.Model):
 
 
 # --- tournaments ------------------------------------------------------------------------------
-
-
-class _ByGame(Mapping[str, T]):
-    """A read-only view, by game name, of what each registered game's rules declare
-    (``tonkrules.GameRules``); a game registered later is included. ``KeyError``: no such
-    game."""
-
-    def __init__(self, read: Callable[[GameRules[Any, Any]], T]) -> None:
-        self._read = read
-
-    def __getitem__(self, name: str) -> T:
-        try:
-            return self._read(adapter_for(name).rules)
-        except LookupError as exc:
-            raise KeyError(name) from exc
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(game_names())
-
-    def __len__(self) -> int:
-        return len(game_names())
-
-
-#: Allowed table sizes and the preferred size by game (``GameRules.table_sizes``).
-DEFAULT_SIZES: Mapping[str, tuple[list[int], int]] = _ByGame(
-    lambda rules: (list(rules.table_sizes.allowed), rules.table_sizes.preferred)
-)
-#: Hands a round plays by default (``GameRules.default_hands_per_round``): Rook one contract
-#: round, Bluke a whole game, Tonk ten.
-DEFAULT_HANDS_PER_ROUND: Mapping[str, int] = _ByGame(lambda rules: rules.default_hands_per_round)
 
 
 class Tournament(models.Model):

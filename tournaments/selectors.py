@@ -11,14 +11,11 @@ cache miss, so a stale ranking is never served for the current version.
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from django.core.cache import cache
-from django.db import connections, router
 from django.db.models import QuerySet
 
 from scoring import games
@@ -77,7 +74,7 @@ def standings(tournament: Tournament) -> Standings:
     return _standings(tournament, rows)
 
 
-def standings_refresh(tournament_id: int) -> Standings | None:
+def standings_recompute(tournament_id: int) -> Standings | None:
     """Compute the standings of tournament ``tournament_id`` for its current results version
     and cache them (replacing what the cache held for that version): three queries.
 
@@ -158,7 +155,7 @@ def _result_columns(fields: tuple[str, ...]) -> tuple[str, ...]:
 
 def _results_query(tournament_id: int, fields: tuple[str, ...]) -> QuerySet[SeatResult]:
     """The tournament's materialised seat results (one row per (game, seat) with current
-    hands, rewritten by ``services.game_changed``): the columns that the computation reads
+    hands, rewritten by ``services.seam.game_changed``): the columns that the computation reads
     for the tournament's game (``tournaments.standings.fields_read``), in that order; five or
     six of eleven, as the values fetched cost the most."""
     return (
@@ -180,65 +177,17 @@ def _entries_query(tournament_id: int) -> QuerySet[Registration]:
     )
 
 
-def _query(name: str, tournament_id: int) -> QuerySet[Any]:
-    """Query ``name``: ``"entries"``, or ``"results:<field>,<field>…"`` (the seat results'
-    columns a game reads)."""
-    if name == "entries":
-        return _entries_query(tournament_id)
-    return _results_query(tournament_id, _fields_of(name))
-
-
-def _fields_of(name: str) -> tuple[str, ...]:
-    return tuple(name.removeprefix("results:").split(","))
-
-
-def _results_name(fields: tuple[str, ...]) -> str:
-    return "results:" + ",".join(fields)
-
-
-_MARK = -1_999_999_999  # a tournament id no row has: marks the parameter to replace
-
-
-@functools.cache
-def _compiled(name: str, alias: str) -> tuple[str, tuple[Any, ...], int]:
-    """The SQL of query ``name`` on database ``alias``, compiled once by the ORM: the SQL, its
-    parameters, and where among them the tournament id goes."""
-    sql, params = _query(name, _MARK).query.get_compiler(using=alias).as_sql()
-    if list(params).count(_MARK) != 1:
-        raise RuntimeError(f"the standings query {name} does not take the tournament id once")
-    return sql, tuple(params), list(params).index(_MARK)
-
-
-def _fetch(name: str, tournament_id: int) -> list[tuple[Any, ...]]:
-    """Run query ``name`` for ``tournament_id`` (one statement) and return its rows as the
-    database gives them (the seat results' columns checked, by their names).
-
-    The ORM builds the SQL once; the rows come straight from the cursor: the ORM's iterator
-    would pass each of the 50,000 values of a 1,000 x 10 Rook tournament's seat results through
-    a Python converter (``int()``), and compiling the query each time costs as much again.
-    """
-    alias = router.db_for_read(SeatResult)
-    sql, params, at = _compiled(name, alias)
-    with connections[alias].cursor() as cursor:
-        cursor.execute(sql, (*params[:at], tournament_id, *params[at + 1 :]))
-        names = tuple(column[0] for column in cursor.description)
-        rows = cursor.fetchall()
-    if name != "entries" and names != _result_columns(_fields_of(name)):
-        raise RuntimeError(f"unexpected columns of the standings query: {names}")
-    return rows
-
-
 def _results(tournament_id: int, kind: str) -> SeatColumns:
     """The tournament's seat results, as the columns that game ``kind`` reads (one query)."""
     fields = fields_read(games.adapter_for(kind).rules)
-    rows = _fetch(_results_name(fields), tournament_id)
+    rows = list(_results_query(tournament_id, fields))
     columns = zip(*rows, strict=True) if rows else [()] * len(fields)
     return SeatColumns(**dict(zip(fields, columns, strict=True)))
 
 
 def _entries(tournament: Tournament) -> list[Entry]:
     """The tournament's registrations (one query)."""
-    return [Entry(*row) for row in _fetch("entries", tournament.pk)]
+    return [Entry(*row) for row in _entries_query(tournament.pk)]
 
 
 def _rows(tournament: Tournament) -> tuple[StandingRow, ...]:

@@ -2,7 +2,7 @@
 
 Pure: no Django, no database, no I/O, no clock. ``tournaments.selectors.standings`` reads the
 registrations and the seat results (two queries; the seat results are materialised by
-``tournaments.services.game_changed``), calls :func:`compute_standings` and caches the
+``tournaments.services.seam.game_changed``), calls :func:`compute_standings` and caches the
 rows; anything else (a test, a command-line tool, the benchmark) can call it the same way.
 
 Words used throughout (issue 6, "Standings" and "Missed rounds"):

@@ -14,10 +14,12 @@ def round_seat(round_id: int) -> None:
 
 @shared_task
 def standings_refresh(tournament_id: int) -> None:
-    """Recompute and cache the standings, unless they are already for the latest results."""
-    from tournaments.services import standings_refresh as refresh
+    """Recompute and cache the standings, unless they are already for the latest results
+    (:func:`tournaments.services.standings_update`). The task keeps its name, which is its
+    name on the queue."""
+    from tournaments.services import standings_update
 
-    refresh(tournament_id=tournament_id)
+    standings_update(tournament_id=tournament_id)
 
 
 @shared_task

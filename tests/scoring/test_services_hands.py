@@ -10,6 +10,7 @@ from django.db import IntegrityError
 
 from scoring import selectors, services
 from scoring.errors import GameFinished, IdempotencyKeyReused, StaleRevision, VoidRefused
+from scoring.events import GameChanged
 from scoring.models import Game, Hand, ScoreLine
 from tonkrules.sheet import SheetError
 
@@ -206,14 +207,14 @@ def test_lines_carry_the_tie_break_facts() -> None:
 
 
 def test_game_changed_callbacks_run_after_commit(django_capture_on_commit_callbacks: Any) -> None:
-    heard: list[int] = []
+    heard: list[GameChanged] = []
     services.game_changed_register(heard.append)
     try:
         with django_capture_on_commit_callbacks(execute=True):
             game = tonk_game(ANA_WINS)
-        assert heard == [game.pk, game.pk]
+        assert [event.game_id for event in heard] == [game.pk, game.pk]
     finally:
-        services._game_changed.remove(heard.append)
+        services.game_changed_unregister(heard.append)
 
 
 def test_settle_up_pays_in_fewest_payments() -> None:

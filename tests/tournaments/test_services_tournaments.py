@@ -752,10 +752,10 @@ def test_standings_are_cached_by_results_version(
     assert fresh.standings_version == fresh.results_version  # the refresh task ran
     assert selectors.standings(fresh).rounds_complete == 1
     # Coalesced: one recomputation however many refreshes were asked for the same results.
-    assert services.standings_refresh(tournament_id=tournament.pk) is False
+    assert services.standings_update(tournament_id=tournament.pk) is False
     Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 3)
-    assert services.standings_refresh(tournament_id=tournament.pk) is True
-    assert services.standings_refresh(tournament_id=tournament.pk) is False
+    assert services.standings_update(tournament_id=tournament.pk) is True
+    assert services.standings_update(tournament_id=tournament.pk) is False
     tasks.standings_refresh.delay(tournament.pk)
     fresh = Tournament.objects.get(pk=tournament.pk)
     assert fresh.standings_version == fresh.results_version

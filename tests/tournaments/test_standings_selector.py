@@ -439,15 +439,15 @@ def test_a_new_results_version_misses_the_cache(django_assert_num_queries: Any) 
     assert ana.total == 99 * 3
 
 
-def test_standings_refresh_caches_the_current_version_and_is_safe_twice(
+def test_standings_recompute_caches_the_current_version_and_is_safe_twice(
     django_assert_num_queries: Any,
 ) -> None:
     built = _rook_evening()
     Tournament.objects.filter(pk=built.tournament.pk).update(results_version=5)
 
     with django_assert_num_queries(3):
-        refreshed = selectors.standings_refresh(built.tournament.pk)
-    again = selectors.standings_refresh(built.tournament.pk)
+        refreshed = selectors.standings_recompute(built.tournament.pk)
+    again = selectors.standings_recompute(built.tournament.pk)
     built.tournament.refresh_from_db()
     with django_assert_num_queries(0):
         served = selectors.standings(built.tournament)
@@ -457,8 +457,8 @@ def test_standings_refresh_caches_the_current_version_and_is_safe_twice(
     assert served.rows == expected(built)
 
 
-def test_standings_refresh_of_a_deleted_tournament_does_nothing() -> None:
-    assert selectors.standings_refresh(10**9) is None
+def test_standings_recompute_of_a_deleted_tournament_does_nothing() -> None:
+    assert selectors.standings_recompute(10**9) is None
 
 
 def test_tournament_without_registrations_or_results() -> None:

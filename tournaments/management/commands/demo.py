@@ -4,8 +4,12 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from tournaments.demo import demo_tournament_ensure
-from tournaments.services import demo_club_ensure, demo_games_ensure, demo_superuser_ensure
+from tournaments.demo import (
+    demo_club_ensure,
+    demo_games_ensure,
+    demo_superuser_ensure,
+    demo_tournament_ensure,
+)
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo"  # a throwaway login for a developer's own machine, never a server's

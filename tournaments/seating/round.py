@@ -1,0 +1,272 @@
+"""One round, whatever the method: sit-outs, the method's first seating and search, the first
+dealers. ``balanced`` and ``swiss`` differ in their modules (:mod:`tournaments.seating.balanced`,
+:mod:`tournaments.seating.swiss`). Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+from numpy.random import Generator, default_rng
+
+from tournaments.seating import balanced
+from tournaments.seating import swiss as swiss_method
+from tournaments.seating.common import (
+    _COST_CAP,
+    _LOOKAHEAD_MAX,
+    _ROUND_DENSE_MAX,
+    _ROUND_PATIENCE,
+    _ROUND_STEPS,
+    DENSE_MAX,
+    Meetings,
+    Player,
+    RoundSeating,
+    SeatingError,
+    Split,
+    Table,
+    table_sizes,
+)
+from tournaments.seating.search import _repair, _Tabu, _weights
+
+# --- One round --------------------------------------------------------------------------
+
+
+def _check_players(players: Sequence[Player]) -> tuple[Player, ...]:
+    ps = tuple(players)
+    if len(set(ps)) != len(ps):
+        seen: set[Player] = set()
+        twice = [p for p in ps if p in seen or seen.add(p)]  # type: ignore[func-returns-value]
+        raise SeatingError("duplicate_player", f"players listed twice: {twice[:5]}")
+    return ps
+
+
+def _ranks(players: tuple[Player, ...], standing: Sequence[Player] | None) -> dict[Player, int]:
+    """Standings position of each player (0 = top); players not listed follow in given order."""
+    present = set(players)
+    listed = [p for p in dict.fromkeys(standing or ()) if p in present]
+    rank = {p: i for i, p in enumerate(listed)}
+    for p in players:
+        if p not in rank:
+            rank[p] = len(rank)
+    return rank
+
+
+def _choose_sit_outs(
+    players: tuple[Player, ...],
+    k: int,
+    sit_outs_so_far: Mapping[Player, int],
+    rank: dict[Player, int] | None,
+    tiebreak: Mapping[Player, float],
+) -> tuple[Player, ...]:
+    """The ``k`` players who sit out: fewest sit-outs so far first; among equals the lowest in
+    the standings (``rank``), or, without standings, the order drawn from the seed."""
+    if k == 0:
+        return ()
+    if rank is None:
+        key: Callable[[Player], tuple[int, float]] = lambda p: (  # noqa: E731
+            sit_outs_so_far.get(p, 0),
+            tiebreak[p],
+        )
+    else:
+        key = lambda p: (sit_outs_so_far.get(p, 0), -rank[p])  # noqa: E731
+    return tuple(sorted(players, key=key)[:k])
+
+
+def _local_counts(meetings: Meetings, active: Sequence[Player]) -> tuple[np.ndarray, np.ndarray]:
+    """The meetings among ``active`` (dense copy) and each one's opponents faced."""
+    n = len(active)
+    idx = np.array([meetings.index.get(p, -1) for p in active], dtype=np.intp)
+    known = idx >= 0
+    local = np.zeros((n, n), dtype=np.int64)
+    kn = np.flatnonzero(known)
+    local[np.ix_(kn, kn)] = meetings.counts[np.ix_(idx[kn], idx[kn])]
+    faced = np.zeros(n, dtype=np.int64)
+    faced[kn] = meetings.faced[idx[kn]]
+    return local, faced
+
+
+def _as_meetings(
+    meetings: Meetings | Mapping[tuple[Player, Player], int] | None, players: Sequence[Player]
+) -> Meetings:
+    if meetings is None:
+        return Meetings.none(players)
+    if isinstance(meetings, Meetings):
+        return meetings
+    return Meetings.from_pairs(meetings, players)
+
+
+def _seat_local(
+    split: Split,
+    meetings: Meetings,
+    active: tuple[Player, ...],
+    method: str,
+    rank: dict[Player, int],
+    priority: np.ndarray,
+    rng: Generator,
+    lookahead: bool = True,
+) -> np.ndarray:
+    """The table of each of ``active`` (by position), tables numbered in report order."""
+    n = len(active)
+    fair = len(set(split.tables)) > 1
+    values = np.asarray(split.tables, dtype=np.int64) - 1
+    idx = np.array([meetings.index.get(p, -1) for p in active], dtype=np.intp)
+    identity = idx.size == len(meetings.players) and bool((idx == np.arange(idx.size)).all())
+    known = idx >= 0
+    faced = np.zeros(n, dtype=np.int64)
+    faced[known] = meetings.faced[idx[known]]
+    swiss = method == "swiss"
+    tables = len(split.tables)
+    home = None
+    if swiss:
+        tab, values, home = swiss_method.first_seating(split, faced, active, rank, values)
+    else:
+        tab = balanced.first_seating(split, faced, priority)
+    weights = _weights("swiss" if swiss else "balanced")
+    if n > _ROUND_DENSE_MAX:
+        if identity:
+            counts, g = meetings.counts, None
+        elif known.all():
+            counts, g = meetings.counts, idx
+        else:
+            counts, g = _local_counts(meetings, active)[0], None
+        tab, repeats_left = _repair(
+            counts, g, tab, values, weights, rng, faced=faced, fair=fair, home=home
+        )
+        if not repeats_left or n > DENSE_MAX:
+            return tab
+    local, faced_local = _local_counts(meetings, active)
+    displacement = None if home is None else swiss_method.displacement(home, tables)
+
+    def search(
+        start: np.ndarray, base: np.ndarray, faced_: np.ndarray, effort: int = 1
+    ) -> tuple[np.ndarray, float]:
+        tabu = _Tabu(
+            base,
+            start[None],
+            [values],
+            weights,
+            rng,
+            faced=faced_,
+            fair=fair,
+            displacement=displacement,
+        )
+        floor = tabu.floor()
+        # no round can cost less than its pairs' cheapest possible costs: stop there
+        iu = np.triu_indices(n, 1)
+        cheapest = np.sort(weights[np.minimum(base[iu], _COST_CAP)])[: split.pairs].sum()
+        steps, patience = _ROUND_STEPS + 8 * n, (_ROUND_PATIENCE + 2 * n) // effort
+        best = tabu.run(iterations=steps, target=floor + cheapest, patience=patience)[0]
+        return best, tabu.cost - floor
+
+    best, cost = search(tab, local, faced_local)
+    if not lookahead or swiss or n > _LOOKAHEAD_MAX or not local.any():
+        return best
+
+    return balanced.best_of_candidates(
+        split, faced, local, faced_local, values, best, cost, search, rng
+    )
+
+
+def _dealt_tables(
+    active: tuple[Player, ...],
+    tab: np.ndarray,
+    tables: int,
+    dealer_counts: Mapping[Player, int],
+    tiebreak: Mapping[Player, float],
+) -> tuple[Table, ...]:
+    """Tables in number order, each starting with its first dealer: the fewest first-dealer
+    turns so far, ties by the seed's order; the other players follow in the seed's order."""
+    seated: list[list[Player]] = [[] for _ in range(tables)]
+    for i, t in enumerate(tab.tolist()):
+        seated[t].append(active[i])
+    result = []
+    for group in seated:
+        group.sort(key=lambda p: tiebreak[p])
+        dealer = min(group, key=lambda p: (dealer_counts.get(p, 0), tiebreak[p]))
+        rest = [p for p in group if p != dealer]
+        result.append(Table((dealer, *rest), dealer))
+    return tuple(result)
+
+
+def seat_round(
+    players: Sequence[Player],
+    meetings: Meetings | Mapping[tuple[Player, Player], int] | None = None,
+    *,
+    sizes: Iterable[int],
+    prefer: int | None = None,
+    method: str = "balanced",
+    standing: Sequence[Player] | None = None,
+    sit_outs_so_far: Mapping[Player, int] | None = None,
+    dealer_counts: Mapping[Player, int] | None = None,
+    seed: int | Sequence[int] = 0,
+) -> RoundSeating:
+    """Seat one round.
+
+    Args:
+        players: the players to seat this round (ids, each once).
+        meetings: who met whom so far: a :class:`Meetings` or ``{(a, b): times}``; players
+            missing from it have met nobody. Their row sums are the opponents faced so far.
+        sizes: the allowed table sizes (each at least 2).
+        prefer: the preferred size (default :func:`default_prefer`: 4 if allowed, else the
+            largest).
+        method: ``"balanced"`` or ``"swiss"`` (``"plan"`` seats whole schedules: use
+            :func:`plan_rounds`).
+        standing: the players best first, for swiss and for choosing sit-outs; players not
+            listed rank below those listed, in ``players`` order.
+        sit_outs_so_far: rounds each player has sat out (default none).
+        dealer_counts: first-dealer turns each player has had (default none).
+        seed: any int or sequence of ints; the same seed and input give the same seating.
+
+    Returns:
+        The tables (largest first; for swiss, the top of the standings first), each in seat order
+        from its first dealer, and the players sitting out.
+
+    Raises:
+        SeatingError: ``too_few_players`` (fewer players than the smallest table), ``bad_sizes``,
+            ``bad_prefer``, ``bad_method``, ``duplicate_player``, ``bad_meetings``.
+
+    The rules: :func:`table_sizes` decides the tables and how many sit out; the sit-outs are the
+    players with the fewest sit-outs so far, among equals the lowest in the standings (without
+    standings, an order drawn from the seed); then the method's search (module docstring).
+    """
+    ps = _check_players(players)
+    if method not in ("balanced", "swiss"):
+        raise SeatingError(
+            "bad_method",
+            f"unknown method {method!r} for one round: balanced or swiss (plan: plan_rounds)",
+        )
+    split = table_sizes(len(ps), sizes, prefer)
+    rng = default_rng(seed)
+    return _seat_one(
+        ps,
+        _as_meetings(meetings, ps),
+        split,
+        method,
+        standing,
+        sit_outs_so_far or {},
+        dealer_counts or {},
+        rng,
+    )
+
+
+def _seat_one(
+    ps: tuple[Player, ...],
+    meetings: Meetings,
+    split: Split,
+    method: str,
+    standing: Sequence[Player] | None,
+    sit_outs_so_far: Mapping[Player, int],
+    dealer_counts: Mapping[Player, int],
+    rng: Generator,
+    lookahead: bool = True,
+) -> RoundSeating:
+    draw = rng.permutation(len(ps))
+    tiebreak = {p: float(draw[i]) for i, p in enumerate(ps)}
+    rank = _ranks(ps, standing) if standing is not None or method == "swiss" else None
+    out = _choose_sit_outs(ps, split.sit_outs, sit_outs_so_far, rank, tiebreak)
+    out_set = set(out)
+    active = tuple(p for p in ps if p not in out_set)
+    priority = np.array([tiebreak[p] for p in active])
+    tab = _seat_local(split, meetings, active, method, rank or {}, priority, rng, lookahead)
+    tables = _dealt_tables(active, tab, len(split.tables), dealer_counts, tiebreak)
+    return RoundSeating(tables, tuple(p for p in ps if p in out_set))

@@ -1,0 +1,54 @@
+"""Writes of the tournaments app, one module per concern:
+
+- :mod:`~tournaments.services.events`: tournaments, registrations and withdrawals;
+- :mod:`~tournaments.services.rounds`: seating (through the pure ``tournaments.seating``),
+  publishing, closing, seating again, substitutes;
+- :mod:`~tournaments.services.results`: the results version, the materialised seat results,
+  the standings refresh;
+- :mod:`~tournaments.services.seam`: what tournaments does when scoring announces a change;
+- :mod:`~tournaments.services.clock`: round deadlines and the tick.
+
+The demo data lives in ``tournaments.demo``. Every function is keyword-only; every write is one
+transaction; tasks are enqueued after commit and are safe to run twice. The public names are
+importable from this package, as callers use them (``services.round_publish``); names starting
+with ``_`` that one module imports from another are shared within this package only.
+"""
+
+from tournaments.services.clock import tick
+from tournaments.services.events import (
+    entry_round,
+    is_director,
+    registration_add,
+    registration_withdraw,
+    tournament_create,
+)
+from tournaments.services.origin import ORIGIN
+from tournaments.services.results import seat_results_write, standings_update
+from tournaments.services.rounds import (
+    round_close,
+    round_publish,
+    round_regenerate,
+    round_seat,
+    round_seating_compute,
+    substitute_set,
+)
+from tournaments.services.seam import game_changed
+
+__all__ = [
+    "ORIGIN",
+    "entry_round",
+    "game_changed",
+    "is_director",
+    "registration_add",
+    "registration_withdraw",
+    "round_close",
+    "round_publish",
+    "round_regenerate",
+    "round_seat",
+    "round_seating_compute",
+    "seat_results_write",
+    "standings_update",
+    "substitute_set",
+    "tick",
+    "tournament_create",
+]

@@ -1,0 +1,52 @@
+"""The round clock: deadlines stored on the rounds, driven by an idempotent tick."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import services as scoring_services
+from tournaments.models import (
+    Round,
+    Table,
+)
+from tournaments.services.origin import ORIGIN
+
+
+def tick(*, now: datetime | None = None) -> int:
+    """Move rounds through their deadlines (Celery beat every 30 s; ``manage.py tick --loop``
+    in the embedded mode): a published round whose deadline passed is "time called" once —
+    each table may still enter the hand in progress (its game takes one more hand at most; a
+    Rook table its round, with nobody out if need be). Driven by the deadlines stored in the
+    database; running it twice changes nothing more.
+
+    Returns:
+        How many rounds had their time called now.
+    """
+    now = now or timezone.now()
+    called = 0
+    due = Round.objects.filter(
+        deadline__lte=now,
+        time_called_at__isnull=True,
+        state__in=(Round.State.PUBLISHED, Round.State.PLAYING),
+    ).values_list("pk", flat=True)
+    for round_id in due:
+        with transaction.atomic():
+            rnd = Round.objects.select_for_update().get(pk=round_id)
+            if rnd.time_called_at is not None or rnd.state not in (
+                Round.State.PUBLISHED,
+                Round.State.PLAYING,
+            ):
+                continue
+            rnd.time_called_at = now
+            rnd.save(update_fields=("time_called_at",))
+            for table in rnd.tables.select_related("game").exclude(
+                state__in=(Table.State.REPORTED, Table.State.NOT_PLAYED)
+            ):
+                scoring_services.game_limit_set(
+                    game=table.game, hand_limit=table.game.current_hands + 1, origin=ORIGIN
+                )
+            called += 1
+    return called

@@ -1,0 +1,287 @@
+"""Tournaments and their players: creating a tournament, registrations and withdrawals.
+
+Every function is keyword-only; every write is one transaction. Names starting with ``_`` are
+shared within ``tournaments.services`` only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+from zoneinfo import available_timezones
+
+from django.db import IntegrityError, transaction
+
+from tonkrules import RuleError, find_game
+from tonkrules.sheet import parse_currency, parse_stake
+from tournaments.errors import TournamentError
+from tournaments.models import (
+    Club,
+    Membership,
+    Player,
+    Registration,
+    Round,
+    Tournament,
+)
+from tournaments.services.results import _results_changed
+
+
+def is_director(user: Any, club: Club) -> bool:
+    """Whether ``user`` directs ``club``'s tournaments."""
+    return bool(
+        user is not None
+        and user.is_authenticated
+        and Membership.objects.filter(club=club, user=user, role=Membership.Role.DIRECTOR).exists()
+    )
+
+
+def _choice(value: object, choices: type[Any], field: str) -> str:
+    if value not in choices.values:
+        allowed = ", ".join(choices.values)
+        raise TournamentError(
+            f"bad_{field}.choice", params={"field": field, "allowed": allowed}, field=field
+        )
+    return str(value)
+
+
+def _whole(value: object, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise TournamentError(
+            f"bad_{field}.whole", params={"field": field, "low": low, "high": high}, field=field
+        )
+    return value
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    club: Club,
+    created_by: Any,
+    name: str,
+    kind: str,
+    options: object = None,
+    stake: object = None,
+    currency: object = None,
+    rounds: int | None = None,
+    sizes: Sequence[int] | None = None,
+    prefer: int | None = None,
+    method: str = Tournament.Method.BALANCED,
+    hands_per_round: int | None = None,
+    time_zone: str = "UTC",
+    starts_at: datetime | None = None,
+    minutes_per_round: int | None = None,
+    missed_round_score: str = Tournament.Missed.AVERAGE,
+    basis: str = Tournament.Basis.TOTAL,
+    seed: int = 0,
+    idempotency_key: str | None = None,
+) -> tuple[Tournament, bool]:
+    """Create a tournament of ``club`` (its director only).
+
+    Args:
+        kind: ``"tonk"``, ``"rook"`` or ``"bluke"``.
+        rounds: Rook: at most 11, 11 by default (round r plays contract r); others: required.
+        sizes: the allowed table sizes; each must be a player count the game allows
+            (defaults: Tonk 2–3, Rook 3–5, Bluke 3–4); ``prefer`` one of them (3, 4, 4).
+        hands_per_round: Bluke 1–25 (25 by default; fewer: each round continues the hand
+            sequence where the last stopped); Tonk 10 by default; Rook always 1.
+        missed_round_score: ``average`` (default), ``zero`` (refused for Rook, where the lowest
+            total wins), ``worst``.
+        basis: ``total`` or ``placement``.
+        idempotency_key: a retry with the same key (same user) returns the first tournament.
+
+    Returns:
+        (the tournament, whether it was created now).
+
+    Raises:
+        TournamentError: a request the rules refuse (``not_director``, ``bad_sizes``,
+            ``bad_rounds``, ``bad_options``, ``zero_for_rook``…); nothing is saved.
+    """
+    if not is_director(created_by, club):
+        raise TournamentError("not_director")
+    if idempotency_key:
+        existing = Tournament.objects.filter(
+            created_by=created_by, idempotency_key=idempotency_key
+        ).first()
+        if existing is not None:
+            return existing, False
+    if not isinstance(name, str) or not name.strip() or len(name) > 120:
+        raise TournamentError("bad_name")
+    try:
+        engine = find_game(kind)
+        engine.options(options)
+    except RuleError as exc:
+        raise TournamentError.because("bad_options", exc, field="options") from exc
+    stake_text, currency_text = "", ""
+    if stake is not None or currency is not None:
+        if not engine.has_stakes:
+            raise TournamentError("bad_stake", field="stake")
+        try:
+            if stake is not None:
+                parse_stake(stake)
+                stake_text = str(stake)
+            currency_text = parse_currency(currency) if currency is not None else ""
+        except RuleError as exc:
+            raise TournamentError.because("bad_stake", exc, field="stake") from exc
+    default_sizes, default_prefer = engine.table_sizes.allowed, engine.table_sizes.preferred
+    table_sizes = sorted(set(sizes)) if sizes is not None else list(default_sizes)
+    if not table_sizes or any(
+        isinstance(s, bool)
+        or not isinstance(s, int)
+        or not engine.min_players <= s <= engine.max_players
+        for s in table_sizes
+    ):
+        raise TournamentError(
+            "bad_sizes",
+            params={
+                "title": engine.title,
+                "min": engine.min_players,
+                "max": engine.max_players,
+                "sizes": table_sizes,
+            },
+            field="sizes",
+        )
+    prefer = (
+        prefer
+        if prefer is not None
+        else (default_prefer if default_prefer in table_sizes else max(table_sizes))
+    )
+    if prefer not in table_sizes:
+        raise TournamentError("bad_prefer", field="prefer")
+    rounds = _whole(
+        engine.default_rounds if rounds is None else rounds, "rounds", 1, engine.max_rounds
+    )
+    if engine.max_hands_per_round == 1:  # a round of the tournament is one round of the game
+        if hands_per_round not in (None, 1):
+            raise TournamentError(
+                "bad_hands_per_round.rook",
+                field="hands_per_round",
+            )
+        hands = 1
+    else:
+        hands = _whole(
+            engine.default_hands_per_round if hands_per_round is None else hands_per_round,
+            "hands_per_round",
+            1,
+            engine.max_hands_per_round,
+        )
+    method = _choice(method, Tournament.Method, "method")
+    missed = _choice(missed_round_score, Tournament.Missed, "missed_round_score")
+    if engine.lower_wins and missed == Tournament.Missed.ZERO:
+        raise TournamentError(
+            "zero_for_rook",
+            field="missed_round_score",
+        )
+    basis = _choice(basis, Tournament.Basis, "basis")
+    # "localtime" and "posixrules" are files of the system's zone database, not time zones.
+    if (
+        not isinstance(time_zone, str)
+        or time_zone in ("localtime", "posixrules", "Factory")
+        or time_zone not in available_timezones()
+    ):
+        raise TournamentError("bad_time_zone", params={"time_zone": time_zone}, field="time_zone")
+    if minutes_per_round is not None:
+        _whole(minutes_per_round, "minutes_per_round", 1, 24 * 60)
+    try:
+        with transaction.atomic():
+            tournament = Tournament.objects.create(
+                club=club,
+                name=name.strip(),
+                kind=engine.name,
+                options=dict(options) if isinstance(options, dict) else {},
+                stake=stake_text,
+                currency=currency_text,
+                rounds=rounds,
+                sizes=table_sizes,
+                prefer=prefer,
+                method=method,
+                hands_per_round=hands,
+                time_zone=time_zone,
+                starts_at=starts_at,
+                minutes_per_round=minutes_per_round,
+                missed_round_score=missed,
+                basis=basis,
+                seed=_whole(seed, "seed", 0, 2**31 - 1),
+                created_by=created_by,
+                idempotency_key=idempotency_key or "",
+            )
+    except IntegrityError:  # the same idempotency key, created meanwhile by a concurrent request
+        return Tournament.objects.get(created_by=created_by, idempotency_key=idempotency_key), False
+    return tournament, True
+
+
+def _last_round(tournament: Tournament) -> Round | None:
+    return tournament.round_set.order_by("-number").first()
+
+
+def _players_changed(tournament: Tournament) -> None:
+    """The players changed while the latest round is seated but not published: its seating no
+    longer fits them, so it is flagged to be seated again (while it has no results)."""
+    Round.objects.filter(
+        tournament=tournament, state=Round.State.SEATED, number=entry_round(tournament)
+    ).update(superseded=True)
+
+
+def entry_round(tournament: Tournament) -> int:
+    """The first round a player registered now can play: the latest round while it is not
+    yet published (its seating may be done again to take them: :func:`round_regenerate`),
+    else the next one."""
+    last = _last_round(tournament)
+    if last is None:
+        return 1
+    if last.state in (Round.State.PLANNED, Round.State.SEATED):
+        return last.number
+    return last.number + 1
+
+
+@transaction.atomic
+def registration_add(*, tournament: Tournament, player: Player) -> Registration:
+    """Register ``player`` (a player of the tournament's club). Between rounds this is a late
+    entry: the player is seated from the next round and misses the earlier ones (scored as
+    missed rounds).
+
+    Raises:
+        TournamentError: ``other_club``, ``already_registered``, ``finished`` (every round is
+            seated).
+    """
+    if player.club_id != tournament.club_id:
+        raise TournamentError(  # no name: other clubs' players are not to be discovered
+            "other_club", field="player"
+        )
+    from_round = entry_round(tournament)
+    if from_round > tournament.rounds:
+        raise TournamentError("finished")
+    try:
+        with transaction.atomic():
+            registration = Registration.objects.create(
+                tournament=tournament, player=player, from_round=from_round
+            )
+    except IntegrityError:
+        raise TournamentError(
+            "already_registered", params={"name": player.name}, field="player"
+        ) from None
+    _players_changed(tournament)
+    _results_changed(tournament.pk)  # a new line in the standings
+    return registration
+
+
+@transaction.atomic
+def registration_withdraw(*, registration: Registration) -> Registration:
+    """Withdraw a player: their results stay, they are never seated again (rounds after the
+    last one seated score as missed rounds), shown as withdrawn. Idempotent."""
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.withdrawn_after is None:
+        last = _last_round(registration.tournament)
+        registration.withdrawn_after = last.number if last is not None else 0
+        registration.save(update_fields=("withdrawn_after",))
+        _players_changed(registration.tournament)
+        _results_changed(registration.tournament_id)
+    return registration
+
+
+def _active(tournament: Tournament, number: int) -> list[Registration]:
+    """The players to seat in round ``number``: registered by then, not withdrawn."""
+    return list(
+        tournament.registrations.filter(from_round__lte=number, withdrawn_after__isnull=True)
+        .select_related("player")
+        .order_by("id")
+    )

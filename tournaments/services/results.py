@@ -1,0 +1,99 @@
+"""Results: the results version, the materialised seat results and the cached standings.
+
+A change to a result bumps ``Tournament.results_version`` and asks for one standings refresh
+after commit; the refresh task recomputes the standings once for the latest version, however
+many results arrived meanwhile."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Count, F, Max, Min, Q, QuerySet, Sum
+
+from scoring.models import Hand, ScoreLine
+from tournaments import tasks
+from tournaments.models import (
+    SeatResult,
+    Tournament,
+)
+
+
+def _results_changed(tournament_id: int) -> None:
+    """A result changed: bump the results version and refresh the standings after commit
+    (coalesced: the task does nothing when the standings are already for this version)."""
+    Tournament.objects.filter(pk=tournament_id).update(results_version=F("results_version") + 1)
+    transaction.on_commit(lambda: tasks.standings_refresh.apply_async((tournament_id,)))
+
+
+#: ``SeatResult``'s columns filled from the aggregate of a game's current score lines, each
+#: with the aggregate's column it takes.
+_SEAT_RESULT_COLUMNS = {
+    "game_id": "game_id",
+    "seat_id": "seat_id",
+    "player_id": "seat__player_id",
+    "points": "points_sum",
+    "max_points": "points_max",
+    "min_points": "points_min",
+    "hands": "lines",
+    "went_out": "went_out_count",
+    "bids_made": "bid_made_count",
+    "won": "won_count",
+}
+_SEAT_RESULT_AGGREGATES = {
+    "points_sum": Sum("points"),
+    "points_max": Max("points"),
+    "points_min": Min("points"),
+    "lines": Count("id"),
+    "went_out_count": Count("id", filter=Q(went_out=True)),
+    "bid_made_count": Count("id", filter=Q(bid_made=True)),
+    "won_count": Count("id", filter=Q(won=True)),
+}
+
+
+def _seat_lines(game_id: int) -> QuerySet[ScoreLine]:
+    """The current hands' score lines of game ``game_id``, aggregated per seat (with the
+    seat's player): the columns named in :data:`_SEAT_RESULT_COLUMNS`."""
+    return (
+        ScoreLine.objects.filter(game_id=game_id, hand__state=Hand.State.CURRENT)
+        .order_by()
+        .values("game_id", "seat_id", "seat__player_id")
+        .annotate(**_SEAT_RESULT_AGGREGATES)
+    )
+
+
+@transaction.atomic(savepoint=False)
+def seat_results_write(*, game_id: int, tournament_id: int, round_number: int) -> None:
+    """Rewrite the materialised results (``SeatResult``) of game ``game_id``, round
+    ``round_number`` of tournament ``tournament_id``, from its current score lines: its rows
+    deleted, the aggregate read (one row per seat with current hands), its rows inserted.
+    Three statements, through the ORM; idempotent.
+
+    Called by ``seam.game_changed`` with the round's row locked (so that two changes to one
+    game are written one after the other, never interleaved), in the transaction that bumps the
+    results version; the benchmark and tests call it to build the rows of data they write
+    directly.
+    """
+    SeatResult.objects.filter(game_id=game_id).delete()
+    SeatResult.objects.bulk_create(
+        SeatResult(
+            tournament_id=tournament_id,
+            round_number=round_number,
+            **{name: row[column] for name, column in _SEAT_RESULT_COLUMNS.items()},
+        )
+        for row in _seat_lines(game_id)
+    )
+
+
+def standings_update(*, tournament_id: int) -> bool:
+    """Recompute and cache the standings for the latest results, once: a refresh that finds
+    them already computed for the current results version does nothing (many results, one
+    recomputation). Returns whether it computed."""
+    from tournaments import selectors
+
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if tournament.standings_version == tournament.results_version:
+            return False
+        selectors.standings_recompute(tournament.pk)
+        tournament.standings_version = tournament.results_version
+        tournament.save(update_fields=("standings_version",))
+    return True

@@ -1,0 +1,390 @@
+"""Rounds: asking for a seating and computing it (``tournaments.seating``), publishing,
+closing, seating again, substitutes.
+
+Every function is keyword-only; every write is one transaction; tasks are enqueued after
+commit and are safe to run twice. The games of a round's tables are changed through the scoring
+services with ``origin=ORIGIN`` (``tournaments.services.seam``): scoring does not announce those
+changes back to this app, which does what follows them itself."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scoring import services as scoring_services
+from scoring.errors import SeatsFixed
+from scoring.models import Game
+from scoring.services import SeatSpec
+from tonkrules.sheet import SheetError
+from tournaments import seating, tasks
+from tournaments.errors import TournamentConflict, TournamentError
+from tournaments.models import (
+    Registration,
+    Round,
+    SeatResult,
+    SitOut,
+    Table,
+    TableSeat,
+    Tournament,
+)
+from tournaments.services.events import _active, _last_round
+from tournaments.services.origin import ORIGIN
+from tournaments.services.results import _results_changed
+
+
+@transaction.atomic
+def round_seat(*, tournament: Tournament) -> tuple[Round, bool]:
+    """Ask for the next round's seating; the seating itself runs as a task after commit.
+
+    One seating per (tournament, round), guarded by a database constraint: while the latest
+    round is not yet published, asking again (or concurrently) returns it.
+
+    Returns:
+        (the round, whether it was created now). Its state shows when it is seated.
+
+    Raises:
+        TournamentConflict: ``round_not_complete`` (round r is being played), ``all_seated``.
+        TournamentError: ``too_few_players`` (fewer active players than the smallest table).
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    last = _last_round(tournament)
+    if last is not None and last.state in (Round.State.PLANNED, Round.State.SEATED):
+        if last.state == Round.State.PLANNED:  # its task may have been lost: ask again (idempotent)
+            planned_id = last.pk
+            transaction.on_commit(lambda: tasks.round_seat.delay(planned_id))
+        return last, False
+    if last is not None and last.state != Round.State.COMPLETE:
+        raise TournamentConflict(
+            "round_not_complete",
+            round=last.number,
+        )
+    number = last.number + 1 if last is not None else 1
+    if number > tournament.rounds:
+        raise TournamentConflict("all_seated", params={"rounds": tournament.rounds})
+    active = _active(tournament, number)
+    if len(active) < min(tournament.sizes):
+        raise TournamentError(
+            "too_few_players",
+            params={"active": len(active), "smallest": min(tournament.sizes)},
+        )
+    try:
+        with transaction.atomic():
+            rnd = Round.objects.create(tournament=tournament, number=number)
+    except IntegrityError:  # a concurrent request created it first
+        return Round.objects.get(tournament=tournament, number=number), False
+    round_id = rnd.pk
+    transaction.on_commit(lambda: tasks.round_seat.delay(round_id))
+    return rnd, True
+
+
+def _history(
+    tournament: Tournament, before: int
+) -> tuple[dict[tuple[int, int], int], Counter[int], Counter[int]]:
+    """Meetings (pairs of registration ids → times), first-dealer turns and sit-outs of the
+    rounds before ``before``."""
+    tables: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for table_id, registration_id, position in TableSeat.objects.filter(
+        round__tournament=tournament, round__number__lt=before
+    ).values_list("table_id", "registration_id", "position"):
+        tables[table_id].append((position, registration_id))
+    meetings: Counter[tuple[int, int]] = Counter()
+    dealers: Counter[int] = Counter()
+    for seats in tables.values():
+        seats.sort()
+        dealers[seats[0][1]] += 1
+        ids = [r for _p, r in seats]
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                meetings[(min(a, b), max(a, b))] += 1
+    sit_outs = Counter(
+        SitOut.objects.filter(round__tournament=tournament, round__number__lt=before).values_list(
+            "registration_id", flat=True
+        )
+    )
+    return dict(meetings), dealers, sit_outs
+
+
+def _standing_order(tournament: Tournament) -> list[int]:
+    """Registration ids best first, by the current standings."""
+    from tournaments import selectors
+
+    return [row.registration_id for row in selectors.standings(tournament).rows]
+
+
+def _schedule_part(tournament: Tournament, number: int) -> dict[str, Any]:
+    """What a table of round ``number`` plays (issue rules, "What a round is"): Rook the one
+    contract round ``number``; Bluke ``hands_per_round`` hands continuing the sequence (hand 1
+    again after 25); Tonk ``hands_per_round`` hands of a fresh sitting."""
+    hands = tournament.hands_per_round
+    rules = tournament.adapter.rules
+    part: dict[str, Any] = {"hand_limit": hands}
+    start = rules.sequence_start(number, hands)
+    if start is not None:
+        part["sequence_from"] = start
+    if rules.schedule_wraps:
+        part["sequence_wraps"] = True
+    return part
+
+
+def round_seating_compute(*, round_id: int) -> Round:
+    """Seat a planned round: choose the tables (``tournaments.seating``), start each table's
+    game (waiting until the round is published), record seats and sit-outs. Safe to run twice:
+    a round already seated is returned as it is."""
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
+        if rnd.state != Round.State.PLANNED:
+            return rnd
+        tournament = rnd.tournament
+        active = _active(tournament, rnd.number)
+        meetings, dealers, sit_outs = _history(tournament, rnd.number)
+        ids = [r.pk for r in active]
+        standing = _standing_order(tournament)
+        seating = _seating_for(tournament, rnd.number, ids, meetings, dealers, sit_outs, standing)
+        by_id = {r.pk: r for r in active}
+        part = _schedule_part(tournament, rnd.number)
+        for number, table in enumerate(seating.tables, 1):
+            seated = [by_id[i] for i in table.players]
+            game, _created = scoring_services.game_start(
+                kind=tournament.kind,
+                players=[SeatSpec(r.player.name, r.player_id) for r in seated],
+                options=tournament.options or None,
+                stake=tournament.stake or None,
+                currency=tournament.currency or None,
+                club=tournament.club,
+                waiting=True,
+                origin=ORIGIN,
+                **part,
+            )
+            row = Table.objects.create(round=rnd, number=number, game=game)
+            TableSeat.objects.bulk_create(
+                TableSeat(table=row, round=rnd, position=i, registration=r)
+                for i, r in enumerate(seated)
+            )
+        SitOut.objects.bulk_create(
+            SitOut(round=rnd, registration=by_id[i]) for i in seating.sit_outs
+        )
+        rnd.state = Round.State.SEATED
+        rnd.seated_at = timezone.now()
+        rnd.superseded = False
+        rnd.based_on_version = tournament.results_version
+        rnd.save(update_fields=("state", "seated_at", "superseded", "based_on_version"))
+        return rnd
+
+
+def _seating_for(
+    tournament: Tournament,
+    number: int,
+    ids: list[int],
+    meetings: dict[tuple[int, int], int],
+    dealers: Counter[int],
+    sit_outs: Counter[int],
+    standing: list[int],
+) -> seating.RoundSeating:
+    """Round ``number``'s tables: from the stored plan (method ``plan``, while the players are
+    the plan's), else one round of ``balanced`` or ``swiss``."""
+    if tournament.method == Tournament.Method.PLAN:
+        if tournament.plan is None and number == 1:
+            plan = seating.plan_rounds(
+                ids,
+                tournament.rounds,
+                sizes=tournament.sizes,
+                prefer=tournament.prefer,
+                seed=tournament.seed,
+            )
+            tournament.plan = {
+                "players": list(plan.players),
+                "rounds": [
+                    {"tables": [list(t.players) for t in r.tables], "sit_outs": list(r.sit_outs)}
+                    for r in plan.rounds
+                ],
+            }
+            tournament.save(update_fields=("plan",))
+        planned = tournament.plan
+        if (
+            planned
+            and sorted(planned["players"]) == sorted(ids)
+            and number <= len(planned["rounds"])
+        ):
+            part = planned["rounds"][number - 1]
+            return seating.RoundSeating(
+                tables=tuple(seating.Table(tuple(t), t[0]) for t in part["tables"]),
+                sit_outs=tuple(part["sit_outs"]),
+            )
+    method = "swiss" if tournament.method == Tournament.Method.SWISS else "balanced"
+    try:
+        return seating.seat_round(
+            ids,
+            meetings,
+            sizes=tournament.sizes,
+            prefer=tournament.prefer,
+            method=method,
+            standing=[i for i in standing if i in set(ids)],
+            sit_outs_so_far=sit_outs,
+            dealer_counts=dealers,
+            seed=[tournament.seed, number],
+        )
+    except seating.SeatingError as exc:
+        raise TournamentError(f"{exc.code}.seating", params={"reason": exc.message}) from exc
+
+
+@transaction.atomic
+def round_publish(*, round: Round) -> Round:
+    """Publish a seated round: its tables appear, their games open for hands, and its clock
+    starts (deadline = now + minutes per round). Idempotent once published.
+
+    Raises:
+        TournamentConflict: ``not_seated`` (still being seated).
+    """
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    if rnd.state in (Round.State.PUBLISHED, Round.State.PLAYING, Round.State.COMPLETE):
+        return rnd
+    if rnd.state != Round.State.SEATED:
+        raise TournamentConflict("not_seated", params={"round": rnd.number})
+    for table in rnd.tables.select_related("game"):
+        scoring_services.game_open(game=table.game, origin=ORIGIN)
+    now = timezone.now()
+    rnd.state = Round.State.PUBLISHED
+    rnd.published_at = now
+    minutes = rnd.tournament.minutes_per_round
+    rnd.deadline = now + timedelta(minutes=minutes) if minutes else None
+    rnd.save(update_fields=("state", "published_at", "deadline"))
+    return rnd
+
+
+def _complete(rnd: Round) -> None:
+    """Close a round (its row locked): tables with no hands are not played, every game is
+    finished (corrections stay possible), and the standings count the round."""
+    for table in rnd.tables.select_related("game"):
+        if table.game.current_hands == 0:
+            table.state = Table.State.NOT_PLAYED
+        elif table.state != Table.State.REPORTED:
+            table.state = Table.State.REPORTED
+        table.save(update_fields=("state",))
+        scoring_services.game_finish(game=table.game, origin=ORIGIN)
+    rnd.state = Round.State.COMPLETE
+    rnd.completed_at = timezone.now()
+    rnd.save(update_fields=("state", "completed_at"))
+    Tournament.objects.filter(pk=rnd.tournament_id, rounds_complete__lt=rnd.number).update(
+        rounds_complete=rnd.number
+    )
+    _results_changed(rnd.tournament_id)
+
+
+@transaction.atomic
+def round_close(*, round: Round) -> Round:
+    """The director closes a published round: tables that entered no hand are marked not
+    played (their players score a missed round); the hands entered count. Idempotent.
+
+    Raises:
+        TournamentConflict: ``not_published``.
+    """
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.state == Round.State.COMPLETE:
+        return rnd
+    if rnd.state not in (Round.State.PUBLISHED, Round.State.PLAYING):
+        raise TournamentConflict("not_published", params={"round": rnd.number})
+    _complete(rnd)
+    return rnd
+
+
+@transaction.atomic
+def round_regenerate(*, round: Round) -> Round:
+    """Seat a round again (after its standings were superseded), while none of its results
+    exist: its tables and games are removed and the seating task runs again.
+
+    Raises:
+        TournamentConflict: ``results_exist``, ``complete``.
+    """
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.state == Round.State.COMPLETE:
+        raise TournamentConflict("complete", params={"round": rnd.number})
+    if rnd.state == Round.State.PLANNED:
+        return rnd
+    games = list(rnd.tables.values_list("game_id", flat=True))
+    if Game.objects.filter(pk__in=games, last_number__gt=0).exists():
+        raise TournamentConflict(
+            "results_exist",
+            round=rnd.number,
+        )
+    rnd.seats.all().delete()
+    rnd.sit_outs.all().delete()
+    rnd.tables.all().delete()
+    SeatResult.objects.filter(game_id__in=games).delete()
+    Game.objects.filter(pk__in=games).delete()
+    rnd.state = Round.State.PLANNED
+    rnd.superseded = False
+    rnd.published_at = rnd.deadline = rnd.seated_at = rnd.time_called_at = None
+    rnd.save()
+    round_id = rnd.pk
+    transaction.on_commit(lambda: tasks.round_seat.delay(round_id))
+    return rnd
+
+
+@transaction.atomic
+def substitute_set(*, round: Round, registration: Registration, substitute: str) -> TableSeat:
+    """A substitute plays ``registration``'s seat in ``round``: the hands are recorded under
+    the substitute, and the registered player misses the round.
+
+    Raises:
+        TournamentError: ``not_seated`` (the player has no seat that round), ``already_seated``
+            (the substitute already sits in this round), ``bad_name``.
+        TournamentConflict: ``results_exist`` (the table has hands), ``complete``.
+    """
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.state == Round.State.COMPLETE:
+        raise TournamentConflict("complete", params={"round": rnd.number})
+    name = (substitute or "").strip()
+    if not name:
+        raise TournamentError("bad_name.substitute", field="substitute")
+    seat = (
+        TableSeat.objects.select_related("table__game")
+        .filter(round=rnd, registration=registration)
+        .first()
+    )
+    if seat is None:
+        raise TournamentError(
+            "not_seated.player", params={"name": registration.player.name, "round": rnd.number}
+        )
+    taken = {n.casefold() for n in _names_in_round(rnd)}
+    if name.casefold() in taken:
+        raise TournamentError(
+            "already_seated",
+            params={"name": name, "round": rnd.number},
+            field="substitute",
+        )
+    if rnd.tournament.registrations.filter(player__name__iexact=name).exists():
+        raise TournamentError(
+            "registered",
+            params={"name": name},
+            field="substitute",
+        )
+    try:
+        scoring_services.seat_replace(
+            game=seat.table.game,
+            position=seat.position,
+            # No player id: a substitute's results count for nobody in these standings, even if
+            # they register later.
+            seat=SeatSpec(name),
+            origin=ORIGIN,
+        )
+    except SeatsFixed as exc:
+        raise TournamentConflict("results_exist.table") from exc
+    except SheetError as exc:
+        raise TournamentError.because("bad_name", exc.error, field="substitute") from exc
+    seat.substitute = name
+    seat.save(update_fields=("substitute",))
+    return seat
+
+
+def _names_in_round(rnd: Round) -> list[str]:
+    """Everyone sitting in a round: the registered players and the substitutes."""
+    names = []
+    for player_name, substitute in TableSeat.objects.filter(round=rnd).values_list(
+        "registration__player__name", "substitute"
+    ):
+        names.append(substitute or player_name)
+    return names
