@@ -16,6 +16,7 @@ from tonkrules.errors import ERROR_CLASSES, DomainError, RuleError
 from tonkrules.messages import RULE_MESSAGES, Plural, Template, render
 from tonkrules.sheet import SheetError, read_sheet
 from tournaments.errors import TOURNAMENT_MESSAGES, TournamentConflict, TournamentError
+from tournaments.seating import SEATING_MESSAGES, SeatingError
 
 ROOT = Path(__file__).resolve().parents[1]
 PLACEHOLDER = re.compile(r"%\((\w+)\)")
@@ -201,6 +202,8 @@ def test_every_conflict_and_refusal_raised_has_a_template() -> None:
             messages, default = CONFLICT_MESSAGES, CONFLICT_CLASSES[name]
         elif name in TOURNAMENT_CLASSES or name == "because":
             messages, default = TOURNAMENT_MESSAGES, None
+        elif name == "SeatingError" and "class SeatingError" not in ast.unparse(call):
+            messages, default = SEATING_MESSAGES, None
         else:
             continue
         found += 1
@@ -224,7 +227,9 @@ def test_every_conflict_and_refusal_raised_has_a_template() -> None:
 
 @pytest.mark.parametrize(
     ("key", "template"),
-    sorted({**RULE_MESSAGES, **CONFLICT_MESSAGES, **TOURNAMENT_MESSAGES}.items()),
+    sorted(
+        {**RULE_MESSAGES, **CONFLICT_MESSAGES, **TOURNAMENT_MESSAGES, **SEATING_MESSAGES}.items()
+    ),
 )
 def test_every_template_renders_from_its_named_values(key: str, template: Template) -> None:
     values = {name: 1 for name in placeholders(template)}
@@ -232,7 +237,8 @@ def test_every_template_renders_from_its_named_values(key: str, template: Templa
 
 
 def test_the_five_error_families_share_one_base() -> None:
-    for cls in (RuleError, SheetError, ScoringConflict, TournamentError, TournamentConflict):
+    families = (RuleError, SheetError, ScoringConflict, TournamentError, TournamentConflict)
+    for cls in (*families, SeatingError):
         assert issubclass(cls, DomainError)
         assert issubclass(cls, ValueError)
 

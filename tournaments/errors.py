@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from django.utils.translation import gettext_noop as _
 
-from tonkrules.errors import DomainError, RuleError
+from tonkrules.errors import DomainError
 from tonkrules.messages import Template
 
 #: Each refusal's English sentence, by message key (its code, or ``code.variant``); a key
@@ -22,7 +22,6 @@ from tonkrules.messages import Template
 TOURNAMENT_MESSAGES: dict[str, Template] = {
     "*.choice": _("%(field)s must be one of %(allowed)s"),
     "*.whole": _("%(field)s must be a whole number from %(low)s to %(high)s"),
-    "*.seating": _("%(reason)s"),
     "not_director": _("only the club's directors run its tournaments"),
     "bad_name": _("a tournament needs a name of 1 to 120 characters"),
     "bad_name.substitute": _("name the substitute"),
@@ -83,23 +82,24 @@ class TournamentError(DomainError):
         self.code = key.partition(".")[0]
         self.field = field
         self.details = details
-        self.rule_error: RuleError | None = None
+        self.cause: DomainError | None = None
         super().__init__(key, params=params)
 
     @classmethod
-    def because(cls, code: str, cause: RuleError, *, field: str | None = None) -> TournamentError:
-        """A refusal whose reason is a rule error of the engine (options, stake): its code is
-        ``code``, its sentence the rule error's. Raise it ``from cause``."""
+    def because(cls, code: str, cause: DomainError, *, field: str | None = None) -> TournamentError:
+        """A refusal whose reason is another domain error (the engine's rule error for the
+        options or the stake, the seating's refusal): its code is ``code``, its sentence the
+        cause's. Raise it ``from cause``."""
         error = cls(code, params=cause.context(), field=field)
-        error.rule_error = cause
+        error.cause = cause
         return error
 
     @property
     def template(self) -> Template:
-        """The sentence template: the rule error's when the refusal is one; else the key's,
-        or its variant's (``*.variant``)."""
-        if self.rule_error is not None:
-            return self.rule_error.template
+        """The sentence template: the cause's when the refusal has one (:meth:`because`);
+        else the key's, or its variant's (``*.variant``)."""
+        if self.cause is not None:
+            return self.cause.template
         variant = self.key.partition(".")[2]
         if self.key not in self.messages and variant:
             return self.messages[f"*.{variant}"]

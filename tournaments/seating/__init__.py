@@ -69,6 +69,7 @@ importable from this package.
 from tournaments.seating.common import (
     DENSE_MAX,
     METHODS,
+    SEATING_MESSAGES,
     SIZE_MIN,
     Meetings,
     Plan,
@@ -92,6 +93,7 @@ from tournaments.seating.round import seat_round
 __all__ = [
     "DENSE_MAX",
     "METHODS",
+    "SEATING_MESSAGES",
     "SIZE_MIN",
     "Meetings",
     "Plan",

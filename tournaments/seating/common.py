@@ -10,9 +10,12 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import pairwise
-from typing import TypeAlias
+from typing import ClassVar, TypeAlias
 
 import numpy as np
+
+from tonkrules.errors import DomainError
+from tonkrules.messages import Template, gettext_noop
 
 Player: TypeAlias = Hashable
 
@@ -36,17 +39,49 @@ _LOOKAHEAD_CANDIDATES = 4
 _STALL = 60  # tabu: restart from the best seating after this many steps without a better one
 
 
-class SeatingError(ValueError):
-    """Input that cannot be seated, with a stable ``code`` and a plain-English message.
+_ = gettext_noop
+
+#: Each seating refusal's English sentence, by message key (its code, or ``code.variant``);
+#: the edge translates them (``scoring.messages.error_message``).
+SEATING_MESSAGES: dict[str, Template] = {
+    "bad_sizes": _("no table size allowed"),
+    "bad_sizes.whole": _("table sizes must be whole numbers of at least 2: %(bad)s"),
+    "bad_prefer": _("the preferred size %(prefer)s is not an allowed size %(allowed)s"),
+    "too_few_players": _(
+        "%(players)s players cannot fill a table: the smallest table seats %(smallest)s"
+    ),
+    "duplicate_player": _("players listed twice: %(names)s"),
+    "duplicate_player.meetings": _("a player appears twice in the meetings"),
+    "bad_method": _("unknown method %(method)r: one of %(methods)s"),
+    "bad_method.round": _(
+        "unknown method %(method)r for one round: balanced or swiss (plan: plan_rounds)"
+    ),
+    "bad_rounds": _("a plan needs at least 1 round, not %(rounds)s"),
+    "bad_meetings.shape": _("meeting counts must be %(n)s x %(n)s"),
+    "bad_meetings.range": _("meeting counts must be 0 to 65535"),
+    "bad_meetings.symmetric": _("meeting counts must be symmetric, 0 diagonal"),
+    "bad_meetings.pair": _("bad meeting %(a)r-%(b)r: %(times)s"),
+    "bad_table": _("a table seats at least 2 players, the first dealer first"),
+    "bad_table.twice": _("a player sits twice in one round"),
+}
+
+del _
+
+
+class SeatingError(DomainError):
+    """Input that cannot be seated: a stable ``code`` and the ``params`` its sentence names
+    (the one error shape, ``tonkrules.errors.DomainError``).
 
     Codes: ``bad_sizes``, ``bad_prefer``, ``too_few_players``, ``duplicate_player``,
-    ``bad_method``, ``bad_rounds``, ``bad_meetings``, ``bad_table``.
+    ``bad_method``, ``bad_rounds``, ``bad_meetings``, ``bad_table``; the message key may add
+    a ``.variant`` (:data:`SEATING_MESSAGES`).
     """
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    messages: ClassVar[Mapping[str, Template]] = SEATING_MESSAGES
+
+    def __init__(self, key: str, /, *, params: Mapping[str, object] | None = None) -> None:
+        self.code = key.partition(".")[0]
+        super().__init__(key, params=params)
 
 
 # --- Value objects ------------------------------------------------------------------------
@@ -82,9 +117,7 @@ class Table:
 
     def __post_init__(self) -> None:
         if len(self.players) < SIZE_MIN or self.players[0] != self.first_dealer:
-            raise SeatingError(
-                "bad_table", "a table seats at least 2 players, the first dealer first"
-            )
+            raise SeatingError("bad_table")
 
     def pairs(self) -> Iterator[tuple[Player, Player]]:
         """Every pair of players at this table, once."""
@@ -161,14 +194,14 @@ class Meetings:
         n = len(self.players)
         counts = np.asarray(self.counts)
         if counts.shape != (n, n):
-            raise SeatingError("bad_meetings", f"meeting counts must be {n} x {n}")
+            raise SeatingError("bad_meetings.shape", params={"n": n})
         if len(set(self.players)) != n:
-            raise SeatingError("duplicate_player", "a player appears twice in the meetings")
+            raise SeatingError("duplicate_player.meetings")
         if counts.dtype != np.uint16:  # from outside: check what uint16 would hide
             if counts.size and (counts.min() < 0 or counts.max() > np.iinfo(np.uint16).max):
-                raise SeatingError("bad_meetings", "meeting counts must be 0 to 65535")
+                raise SeatingError("bad_meetings.range")
             if not (counts == counts.T).all() or counts.diagonal().any():
-                raise SeatingError("bad_meetings", "meeting counts must be symmetric, 0 diagonal")
+                raise SeatingError("bad_meetings.symmetric")
             counts = counts.astype(np.uint16)
         else:
             counts = counts.copy() if counts.flags.writeable else counts
@@ -196,7 +229,7 @@ class Meetings:
         rows, cols, vals = [], [], []
         for (a, b), times in pairs.items():
             if a == b or times < 0:
-                raise SeatingError("bad_meetings", f"bad meeting {a!r}-{b!r}: {times}")
+                raise SeatingError("bad_meetings.pair", params={"a": a, "b": b, "times": times})
             for p in (a, b):
                 if p not in index:
                     index[p] = len(order)
@@ -268,7 +301,7 @@ class Meetings:
         faced[:n_old] = self.faced
         seated = [index[p] for t in tables for p in t]
         if len(set(seated)) != len(seated):
-            raise SeatingError("bad_table", "a player sits twice in one round")
+            raise SeatingError("bad_table.twice")
         by_size: dict[int, list[list[int]]] = {}
         for t in tables:
             by_size.setdefault(len(t), []).append([index[p] for p in t])
@@ -293,7 +326,7 @@ def default_prefer(sizes: Iterable[int]) -> int:
     """The preferred table size when none is given: 4 if allowed, else the largest size."""
     allowed = sorted(set(sizes))
     if not allowed:
-        raise SeatingError("bad_sizes", "no table size allowed")
+        raise SeatingError("bad_sizes")
     return 4 if 4 in allowed else allowed[-1]
 
 
@@ -301,15 +334,13 @@ def _check_sizes(sizes: Iterable[int], prefer: int | None) -> tuple[tuple[int, .
     given = list(sizes)
     bad = [s for s in given if not isinstance(s, int | np.integer) or s < SIZE_MIN]
     if bad:
-        raise SeatingError("bad_sizes", f"table sizes must be whole numbers of at least 2: {bad}")
+        raise SeatingError("bad_sizes.whole", params={"bad": bad})
     allowed = tuple(sorted({int(s) for s in given}))
     if not allowed:
-        raise SeatingError("bad_sizes", "no table size allowed")
+        raise SeatingError("bad_sizes")
     chosen = default_prefer(allowed) if prefer is None else prefer
     if chosen not in allowed:
-        raise SeatingError(
-            "bad_prefer", f"the preferred size {chosen} is not an allowed size {list(allowed)}"
-        )
+        raise SeatingError("bad_prefer", params={"prefer": chosen, "allowed": list(allowed)})
     return allowed, chosen
 
 
@@ -326,10 +357,7 @@ def table_sizes(players: int, sizes: Iterable[int], prefer: int | None = None) -
     """
     allowed, prefer_ = _check_sizes(sizes, prefer)
     if players < allowed[0]:
-        raise SeatingError(
-            "too_few_players",
-            f"{players} players cannot fill a table: the smallest table seats {allowed[0]}",
-        )
+        raise SeatingError("too_few_players", params={"players": players, "smallest": allowed[0]})
     others = [s for s in allowed if s != prefer_]
     # best[r]: ((tables, distance from prefer, -largest), one table's size) for the best way to
     # seat r players at tables of the other sizes, or None; grown only as far as needed.

@@ -57,9 +57,9 @@ def plan_rounds(
     """
     ps = _check_players(players)
     if method not in METHODS:
-        raise SeatingError("bad_method", f"unknown method {method!r}: one of {', '.join(METHODS)}")
+        raise SeatingError("bad_method", params={"method": method, "methods": ", ".join(METHODS)})
     if rounds < 1:
-        raise SeatingError("bad_rounds", f"a plan needs at least 1 round, not {rounds}")
+        raise SeatingError("bad_rounds", params={"rounds": rounds})
     split = table_sizes(len(ps), sizes, prefer)
     round_method = "swiss" if method == "swiss" else "balanced"
     if method == "swiss" and standing is None:

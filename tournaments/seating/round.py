@@ -36,7 +36,7 @@ def _check_players(players: Sequence[Player]) -> tuple[Player, ...]:
     if len(set(ps)) != len(ps):
         seen: set[Player] = set()
         twice = [p for p in ps if p in seen or seen.add(p)]  # type: ignore[func-returns-value]
-        raise SeatingError("duplicate_player", f"players listed twice: {twice[:5]}")
+        raise SeatingError("duplicate_player", params={"names": twice[:5]})
     return ps
 
 
@@ -231,10 +231,7 @@ def seat_round(
     """
     ps = _check_players(players)
     if method not in ("balanced", "swiss"):
-        raise SeatingError(
-            "bad_method",
-            f"unknown method {method!r} for one round: balanced or swiss (plan: plan_rounds)",
-        )
+        raise SeatingError("bad_method.round", params={"method": method})
     split = table_sizes(len(ps), sizes, prefer)
     rng = default_rng(seed)
     return _seat_one(

@@ -228,7 +228,7 @@ def _seating_for(
             seed=[tournament.seed, number],
         )
     except seating.SeatingError as exc:
-        raise TournamentError(f"{exc.code}.seating", params={"reason": exc.message}) from exc
+        raise TournamentError.because(exc.code, exc) from exc
 
 
 @transaction.atomic
