@@ -1,8 +1,9 @@
-"""OpenAPI description of the table-key authentication (drf-spectacular extension)."""
+"""OpenAPI extensions (drf-spectacular): the table-key authentication, and input serializers
+that refuse keys they do not declare."""
 
 from typing import Any
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerExtension
 
 
 class TableKeyScheme(OpenApiAuthenticationExtension):
@@ -18,3 +19,16 @@ class TableKeyScheme(OpenApiAuthenticationExtension):
             "name": "Authorization",
             "description": "The game's private table key, as `Table <key>`.",
         }
+
+
+class StrictSerializerSchema(OpenApiSerializerExtension):
+    """``scoring.api.StrictSerializer`` and its subclasses refuse undeclared keys (400
+    ``bad_format``): their schema says ``additionalProperties: false``."""
+
+    target_class = "scoring.api.StrictSerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        schema: dict[str, Any] = auto_schema._map_basic_serializer(self.target, direction)
+        schema["additionalProperties"] = False
+        return schema
