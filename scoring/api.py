@@ -19,7 +19,12 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+)
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.parsers import JSONParser
@@ -219,6 +224,11 @@ _ERRORS: dict[int, OpenApiResponse] = {
 }
 
 
+def example(name: str, value: object) -> OpenApiExample:
+    """A request body example (the docs show it; the schema fuzzer sends it)."""
+    return OpenApiExample(name, value=value, request_only=True)
+
+
 def errors(*codes: int, **special: Any) -> dict[int, Any]:
     """The documented error answers of one operation, by status code: 400 the format's error
     object, 401/403/404/415 DRF's ``{"detail"}``, 409 a conflict. ``special`` overrides one
@@ -230,4 +240,12 @@ def errors(*codes: int, **special: Any) -> dict[int, Any]:
 
 
 READ_ERRORS = (401, 403, 404)
+
+#: A Tonk hand of the score-sheet format (README): Ana knocks holding 3 against Ben's 20.
+TONK_HAND_EXAMPLE = {
+    "dealer": "Ben",
+    "end": "knock",
+    "by": "Ana",
+    "held": {"Ana": "AS 2D", "Ben": "KH QH"},
+}
 WRITE_ERRORS = (400, 401, 403, 404, 409, 415)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db.models import Prefetch
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
@@ -22,6 +22,7 @@ from scoring.api import (
     StrictSerializer,
     created_response,
     errors,
+    example,
     game_url,
 )
 from scoring.api_auth import game_for, is_table
@@ -31,11 +32,28 @@ from scoring.serializers import GameOut, GameSummaryOut, SettleUpOut
 
 
 class GamePage(PageNumberPagination):
-    """50 games a page (``?page=2``); ``?page_size=`` up to 200."""
+    """50 games a page (``?page=2``; a page that does not exist is 404); ``?page_size=`` a
+    positive integer, more than 200 counting as 200 (anything else is 400 ``bad_format``)."""
 
     page_size = 50
     max_page_size = 200
     page_size_query_param = "page_size"
+
+    def get_page_size(self, request: Request) -> int:
+        if self.page_size_query_param not in request.query_params:
+            return self.page_size
+        field = serializers.IntegerField(min_value=1)
+        try:
+            size = field.run_validation(request.query_params[self.page_size_query_param])
+        except exceptions.ValidationError as exc:
+            raise exceptions.ValidationError({self.page_size_query_param: exc.detail}) from exc
+        return min(size, self.max_page_size)
+
+    def get_schema_operation_parameters(self, view: object) -> list[dict[str, object]]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"] = {"type": "integer", "minimum": 1}
+        return parameters
 
 
 @extend_schema_field(serializers.ChoiceField(choices=Game.Kind.choices))
@@ -99,7 +117,7 @@ class GameListApi(GameApiView):
             return [SignedIn()]
         return super().get_permissions()
 
-    @extend_schema(responses={200: GameSummaryOut(many=True), **errors(*READ_ERRORS)})
+    @extend_schema(responses={200: GameSummaryOut(many=True), **errors(400, *READ_ERRORS)})
     def get(self, request: Request) -> Response:
         if is_table(request):
             games = Game.objects.filter(pk=request.auth.game_id)
@@ -119,6 +137,17 @@ class GameListApi(GameApiView):
         request=InputSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: GameOut, 200: GameOut, **errors(*WRITE_ERRORS)},
+        examples=[
+            example(
+                "Tonk for a stake",
+                {
+                    "game": "tonk",
+                    "players": [{"name": "Ana"}, {"name": "Ben"}],
+                    "stake": "0.25",
+                    "currency": "USD",
+                },
+            )
+        ],
     )
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)

@@ -17,10 +17,12 @@ from scoring.api import (
     IDEMPOTENCY_REQUIRED,
     NOT_FOUND_OR_NO_HAND,
     READ_ERRORS,
+    TONK_HAND_EXAMPLE,
     WRITE_ERRORS,
     GameApiView,
     created_response,
     errors,
+    example,
 )
 from scoring.api_auth import game_for
 from scoring.serializers import HandHistoryOut, HandOut
@@ -52,6 +54,7 @@ class HandListApi(GameApiView):
         request={"application/json": HAND_OBJECT},
         parameters=[IDEMPOTENCY_REQUIRED],
         responses={201: HandOut, 200: HandOut, **errors(*WRITE_ERRORS)},
+        examples=[example("A Tonk knock", TONK_HAND_EXAMPLE)],
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id, load=False)
@@ -86,6 +89,7 @@ class HandDetailApi(GameApiView):
         request=CorrectionSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: HandOut, **errors(*WRITE_ERRORS, e404=NOT_FOUND_OR_NO_HAND)},
+        examples=[example("Correct revision 1", {"revision": 1, "hand": TONK_HAND_EXAMPLE})],
     )
     def put(self, request: Request, game_id: int, number: int) -> Response:
         game = game_for(request, game_id, load=False)

@@ -13,11 +13,13 @@ from scoring import selectors, services
 from scoring.api import (
     IDEMPOTENCY_PARAMETER,
     READ_ERRORS,
+    TONK_HAND_EXAMPLE,
     WRITE_ERRORS,
     GameApiView,
     SignedIn,
     created_response,
     errors,
+    example,
     game_url,
 )
 from scoring.api_auth import game_for
@@ -42,6 +44,17 @@ class ScoresheetImportApi(GameApiView):
             OpenApiParameter("club", OpenApiTypes.INT, description="the club the game joins"),
         ],
         responses={201: ImportedOut, 200: ImportedOut, **errors(*WRITE_ERRORS)},
+        examples=[
+            example(
+                "A Tonk sheet",
+                {
+                    "format": "tabletally.scoresheet/1",
+                    "game": "tonk",
+                    "players": ["Ana", "Ben"],
+                    "hands": [TONK_HAND_EXAMPLE],
+                },
+            )
+        ],
     )
     def post(self, request: Request) -> Response:
         game, created = services.scoresheet_import(

@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.permissions import IsAuthenticated
@@ -24,11 +24,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.api import (
-    IDEMPOTENCY_PARAMETER,
+    IDEMPOTENCY_HEADER,
     StrictJSONParser,
     StrictSerializer,
     created_response,
     errors,
+    example,
 )
 from tournaments import selectors, services
 from tournaments.models import Membership, Player, Registration, Round, Tournament
@@ -39,6 +40,17 @@ from tournaments.serializers import (
     TournamentOut,
     round_url,
     tournament_url,
+)
+
+#: The tournament's idempotency key: the first 255 characters count (longer keys are cut, not
+#: refused as the scoring API refuses them).
+TOURNAMENT_IDEMPOTENCY = OpenApiParameter(
+    IDEMPOTENCY_HEADER,
+    str,
+    OpenApiParameter.HEADER,
+    description="The client's key for this creation: a retry with the same key creates "
+    "nothing and answers with the first tournament (200). Surrounding spaces do not count, "
+    "and only the first 255 characters.",
 )
 
 READ_ERRORS = (401, 403, 404)
@@ -121,8 +133,13 @@ class TournamentListApi(TournamentApiView):
 
     @extend_schema(
         request=TournamentInSerializer,
-        parameters=[IDEMPOTENCY_PARAMETER],
+        parameters=[TOURNAMENT_IDEMPOTENCY],
         responses={201: TournamentOut, 200: TournamentOut, **errors(*WRITE_ERRORS)},
+        examples=[
+            example(
+                "Three rounds of Tonk", {"club": 1, "name": "Open", "game": "tonk", "rounds": 3}
+            )
+        ],
     )
     def post(self, request: Request) -> Response:
         data = self.TournamentInSerializer(data=request.data)
@@ -165,6 +182,7 @@ class RegistrationListApi(TournamentApiView):
     @extend_schema(
         request=RegistrationInSerializer,
         responses={201: RegistrationOut, **errors(*WRITE_ERRORS)},
+        examples=[example("A club player", {"player": 1})],
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
@@ -283,6 +301,7 @@ class SubstituteApi(TournamentApiView):
     @extend_schema(
         request=SubstituteInSerializer,
         responses={200: RoundOut, **errors(*WRITE_ERRORS)},
+        examples=[example("Mallory plays the seat", {"registration": 1, "substitute": "Mallory"})],
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
