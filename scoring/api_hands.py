@@ -48,7 +48,7 @@ class HandListApi(GameApiView):
     @extend_schema(responses={200: HandOut(many=True), **errors(*READ_ERRORS)})
     def get(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
-        return Response(HandOut(selectors.current_hands(game), many=True).data)
+        return Response(HandOut.render_many(selectors.current_hands(game)))
 
     @extend_schema(
         request={"application/json": HAND_OBJECT},
@@ -66,7 +66,7 @@ class HandListApi(GameApiView):
             idempotency_key=self.idempotency_key(required=True),
         )
         return created_response(
-            HandOut(hand).data, created, reverse("scoring-api:hand", args=[game.pk, hand.number])
+            HandOut.render(hand), created, reverse("scoring-api:hand", args=[game.pk, hand.number])
         )
 
 
@@ -83,7 +83,7 @@ class HandDetailApi(GameApiView):
         revisions = selectors.hand_history(game_for(request, game_id), number)
         if not revisions:
             raise exceptions.NotFound(_("No such hand."))
-        return Response(HandHistoryOut({"number": number, "revisions": revisions}).data)
+        return Response(HandHistoryOut.render({"number": number, "revisions": revisions}))
 
     @extend_schema(
         request=CorrectionSerializer,
@@ -104,9 +104,9 @@ class HandDetailApi(GameApiView):
             via=self.via(),
             idempotency_key=self.idempotency_key(required=False),
         )
-        return Response(HandOut(hand).data)
+        return Response(HandOut.render(hand))
 
     @extend_schema(responses={200: HandOut, **errors(*READ_ERRORS, 409, e404=NOT_FOUND_OR_NO_HAND)})
     def delete(self, request: Request, game_id: int, number: int) -> Response:
         hand = services.hand_void(game=game_for(request, game_id, load=False), number=number)
-        return Response(HandOut(hand).data)
+        return Response(HandOut.render(hand))
