@@ -4,7 +4,9 @@ answer to an address it does not have."""
 
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -23,7 +25,17 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 
 @csrf_exempt  # a 404 for every method; it changes nothing
-def not_found(request: HttpRequest) -> JsonResponse:
+def not_found(request: HttpRequest) -> HttpResponse:
     """Any other address under ``/api/v1/`` (a path parameter that is not a number, a path no
-    endpoint has): 404 with DRF's ``{"detail"}`` body, as the API's own 404s, not a page."""
+    endpoint has): 404 with DRF's ``{"detail"}`` body, as the API's own 404s, not a page. An
+    endpoint's address without its final slash is still redirected to it (``APPEND_SLASH``, as
+    ``CommonMiddleware`` does where no route matches)."""
+    path = request.path_info
+    if settings.APPEND_SLASH and not path.endswith("/"):
+        try:
+            match = resolve(path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.url_name != "api-not-found":
+            return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
     return JsonResponse({"detail": str(exceptions.NotFound.default_detail)}, status=404)

@@ -5,7 +5,7 @@ output serializer (``scoring.serializers``)."""
 from __future__ import annotations
 
 from django.db.models import Prefetch
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import BasePermission
@@ -100,6 +100,7 @@ class GameListApi(GameApiView):
 
     pagination_class = GamePage
 
+    @extend_schema_serializer(component_name="GameStart")
     class InputSerializer(StrictSerializer):
         class SeatInput(StrictSerializer):
             name = SeatNameField()
@@ -179,7 +180,7 @@ class GameDetailApi(GameApiView):
 class GameFinishApi(GameApiView):
     """``POST``: finish the game (no more hands; corrections stay possible)."""
 
-    @extend_schema(request=None, responses={200: GameOut, **errors(*WRITE_ERRORS)})
+    @extend_schema(request=None, responses={200: GameOut, **errors(*READ_ERRORS, 409)})
     def post(self, request: Request, game_id: int) -> Response:
         game = services.game_finish(game=game_for(request, game_id))
         return Response(GameOut(game, context={"with_key": not is_table(request)}).data)

@@ -55,6 +55,7 @@ TOURNAMENT_IDEMPOTENCY = OpenApiParameter(
 
 READ_ERRORS = (401, 403, 404)
 WRITE_ERRORS = (400, 401, 403, 404, 409, 415)
+ACTION_ERRORS = (400, 401, 403, 404, 409)  # a POST without a body
 
 # --- access -----------------------------------------------------------------------------------
 
@@ -198,7 +199,7 @@ class RegistrationListApi(TournamentApiView):
 class WithdrawalApi(TournamentApiView):
     """``POST``: withdraw a registered player (results kept; never seated again)."""
 
-    @extend_schema(request=None, responses={200: RegistrationOut, **errors(*WRITE_ERRORS)})
+    @extend_schema(request=None, responses={200: RegistrationOut, **errors(*ACTION_ERRORS)})
     def post(self, request: Request, tournament_id: int, registration_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
         registration = get_object_or_404(
@@ -227,7 +228,7 @@ class RoundListApi(TournamentApiView):
             rounds = rounds.exclude(state__in=(Round.State.PLANNED, Round.State.SEATED))
         return Response(RoundOut(rounds, many=True, context={"director": director}).data)
 
-    @extend_schema(request=None, responses={202: RoundOut, **errors(*WRITE_ERRORS)})
+    @extend_schema(request=None, responses={202: RoundOut, **errors(*ACTION_ERRORS)})
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
         rnd, _created = services.round_seat(tournament=tournament)
@@ -261,7 +262,7 @@ class RoundActionApi(TournamentApiView):
     def act(self, rnd: Round, request: Request) -> Round:
         raise NotImplementedError
 
-    @extend_schema(request=None, responses={200: RoundOut, **errors(*WRITE_ERRORS)})
+    @extend_schema(request=None, responses={200: RoundOut, **errors(*ACTION_ERRORS)})
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
         rnd = self.act(self.round(tournament, number), request)
