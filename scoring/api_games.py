@@ -4,6 +4,8 @@ output serializer (``scoring.serializers``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Prefetch
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import exceptions, serializers
@@ -32,12 +34,20 @@ from scoring.serializers import GameOut, GameSummaryOut, SettleUpOut
 
 
 class GamePage(PageNumberPagination):
-    """50 games a page (``?page=2``; a page that does not exist is 404); ``?page_size=`` a
-    positive integer, more than 200 counting as 200 (anything else is 400 ``bad_format``)."""
+    """50 games a page: ``?page=2`` (or ``last``; a page that does not exist, an empty or
+    malformed number included, is 404); ``?page_size=`` a positive integer, more than 200
+    counting as 200 (anything else is 400 ``bad_format``)."""
 
     page_size = 50
     max_page_size = 200
     page_size_query_param = "page_size"
+
+    def get_page_number(self, request: Request, paginator: Any) -> str | int:
+        # DRF reads an empty ?page= as page 1; here it is a page that does not exist.
+        page_number = request.query_params.get(self.page_query_param, 1)
+        if page_number in self.last_page_strings:
+            return int(paginator.num_pages)
+        return page_number
 
     def get_page_size(self, request: Request) -> int:
         if self.page_size_query_param not in request.query_params:
@@ -52,7 +62,15 @@ class GamePage(PageNumberPagination):
     def get_schema_operation_parameters(self, view: object) -> list[dict[str, object]]:
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
-            parameter["schema"] = {"type": "integer", "minimum": 1}
+            if parameter["name"] == self.page_query_param:
+                parameter["schema"] = {
+                    "oneOf": [
+                        {"type": "integer", "minimum": 1},
+                        {"type": "string", "enum": list(self.last_page_strings)},
+                    ]
+                }
+            else:
+                parameter["schema"] = {"type": "integer", "minimum": 1}
         return parameters
 
 

@@ -140,3 +140,13 @@ def test_page_size_must_be_a_positive_integer(api: APIClient) -> None:
 def test_an_endpoint_without_its_final_slash_is_still_redirected(api: APIClient) -> None:
     response = api.get("/api/v1/games?page=2")
     assert (response.status_code, response["Location"]) == (301, "/api/v1/games/?page=2")
+
+
+@pytest.mark.django_db
+def test_a_page_that_does_not_exist_is_404(api: APIClient) -> None:
+    game = {"game": "tonk", "players": [{"name": "A"}, {"name": "B"}]}
+    assert api.post("/api/v1/games/", game, format="json").status_code == 201
+    assert [api.get(f"/api/v1/games/?page={p}").status_code for p in ("1", "last")] == [200, 200]
+    assert [api.get(f"/api/v1/games/?page={p}").status_code for p in ("", "0", "x", "2")] == [
+        404
+    ] * 4
