@@ -217,7 +217,7 @@ def profile(args: argparse.Namespace) -> int:
         stats = pstats.Stats(profiler).strip_dirs().sort_stats("cumulative")
         stats.print_stats(
             r"\((post|dispatch|initial|authenticate|perform_authentication|"
-            r"game_for|hand_record|hand_body|hand_scores|_replayed|_locked|"
+            r"game_for|hand_record|to_representation|hand_scores|_replayed|_locked|"
             r"engine_of|_current|_next_revision|_write_hand|_seats|read_hand|"
             r"score_hand|save|render|rendered_content|_fetch_all|"
             r"execute_sql|as_sql|execute)\)"
@@ -258,11 +258,11 @@ class StepTimers:
 def step_timers() -> StepTimers:
     """Timers on the steps of ``POST .../hands/``, outermost first (nested steps are part of
     the step that calls them)."""
-    from scoring import api, api_auth, services
+    from scoring import api_auth, api_hands, services
 
     steps = StepTimers()
     steps.wrap(api_auth.TableKeyAuthentication, "authenticate", "table key authentication")
-    steps.wrap(api, "game_for", "api: game_for (the game, again)")
+    steps.wrap(api_hands, "game_for", "api: game_for (the game, again)")
     steps.wrap(services, "hand_record", "services.hand_record (transaction included)")
     for name in ("_locked", "_replayed", "engine_of", "_current", "_next_revision", "_seats"):
         steps.wrap(services, name, f"  hand_record: {name}")
@@ -272,7 +272,7 @@ def step_timers() -> StepTimers:
     for name in ("read_hand", "score_hand"):
         if hasattr(tonk, "Tonk"):
             steps.wrap(tonk.Tonk, name, f"  hand_record: rules engine {name}")
-    steps.wrap(api, "hand_body", "api: hand_body (the answer)")
+    steps.wrap(api_hands.HandOut, "to_representation", "api: HandOut (the answer)")
     return steps
 
 

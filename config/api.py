@@ -1,8 +1,14 @@
 """The API's exception handler for the whole project: scoring's errors (rule errors 400,
-conflicts 409) and the tournaments' (refused requests 400, state conflicts 409)."""
+conflicts 409) and the tournaments' (refused requests 400, state conflicts 409); the API's
+answer to an address it does not have."""
 
 from typing import Any
 
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import Resolver404, resolve
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions
 from rest_framework.response import Response
 
 from scoring.api import api_exception_handler
@@ -17,3 +23,20 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         key = "conflict" if exc.status == 409 else "error"
         return Response({key: error_body(exc, exc.to_dict())}, status=exc.status)
     return api_exception_handler(exc, context)
+
+
+@csrf_exempt  # a 404 for every method; it changes nothing
+def not_found(request: HttpRequest) -> HttpResponse:
+    """Any other address under ``/api/v1/`` (a path parameter that is not a number, a path no
+    endpoint has): 404 with DRF's ``{"detail"}`` body, as the API's own 404s, not a page. An
+    endpoint's address without its final slash is still redirected to it (``APPEND_SLASH``, as
+    ``CommonMiddleware`` does where no route matches)."""
+    path = request.path_info
+    if settings.APPEND_SLASH and not path.endswith("/"):
+        try:
+            match = resolve(path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.url_name != "api-not-found":
+            return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
+    return JsonResponse({"detail": str(exceptions.NotFound.default_detail)}, status=404)

@@ -1,8 +1,17 @@
-"""OpenAPI description of the table-key authentication (drf-spectacular extension)."""
+"""OpenAPI extensions (drf-spectacular): the table-key authentication, input serializers that
+refuse keys they do not declare, and a game's name as one of the registered games."""
 
 from typing import Any
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.extensions import (
+    OpenApiAuthenticationExtension,
+    OpenApiSerializerExtension,
+    OpenApiSerializerFieldExtension,
+)
+from drf_spectacular.plumbing import build_basic_type
+from drf_spectacular.types import OpenApiTypes
+
+from scoring import games
 
 
 class TableKeyScheme(OpenApiAuthenticationExtension):
@@ -18,3 +27,30 @@ class TableKeyScheme(OpenApiAuthenticationExtension):
             "name": "Authorization",
             "description": "The game's private table key, as `Table <key>`.",
         }
+
+
+class StrictSerializerSchema(OpenApiSerializerExtension):
+    """``scoring.api.StrictSerializer`` and its subclasses refuse undeclared keys (400
+    ``bad_format``): their schema says ``additionalProperties: false``."""
+
+    target_class = "scoring.api.StrictSerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        schema: dict[str, Any] = auto_schema._map_basic_serializer(self.target, direction)
+        schema["additionalProperties"] = False
+        return schema
+
+
+class GameNameSchema(OpenApiSerializerFieldExtension):
+    """A game's name (``scoring.serializers.GameNameField`` and its subclasses): one of the
+    games registered in ``scoring.games`` when the schema is made, so a game registered later
+    is documented without any change here."""
+
+    target_class = "scoring.serializers.GameNameField"
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        schema: dict[str, Any] = build_basic_type(OpenApiTypes.STR) or {"type": "string"}
+        schema["enum"] = list(games.names())
+        return schema

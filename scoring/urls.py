@@ -2,22 +2,26 @@
 
 from django.urls import path
 
-from scoring import api
+from scoring import api_games, api_hands, api_scoresheets
 
 app_name = "scoring-api"
 
 urlpatterns = [
-    path("games/", api.GameListApi.as_view(), name="games"),
-    path("games/<int:game_id>/", api.GameDetailApi.as_view(), name="game"),
-    path("games/<int:game_id>/finish/", api.GameFinishApi.as_view(), name="game-finish"),
-    path("games/<int:game_id>/settle-up/", api.SettleUpApi.as_view(), name="game-settle-up"),
-    path("games/<int:game_id>/hands/", api.HandListApi.as_view(), name="hands"),
-    path("games/<int:game_id>/hands/<int:number>/", api.HandDetailApi.as_view(), name="hand"),
-    path("games/<int:game_id>/scoresheet/", api.ScoresheetExportApi.as_view(), name="scoresheet"),
+    path("games/", api_games.GameListApi.as_view(), name="games"),
+    path("games/<int:game_id>/", api_games.GameDetailApi.as_view(), name="game"),
+    path("games/<int:game_id>/finish/", api_games.GameFinishApi.as_view(), name="game-finish"),
+    path("games/<int:game_id>/settle-up/", api_games.SettleUpApi.as_view(), name="game-settle-up"),
+    path("games/<int:game_id>/hands/", api_hands.HandListApi.as_view(), name="hands"),
+    path("games/<int:game_id>/hands/<int:number>/", api_hands.HandDetailApi.as_view(), name="hand"),
+    path(
+        "games/<int:game_id>/scoresheet/",
+        api_scoresheets.ScoresheetExportApi.as_view(),
+        name="scoresheet",
+    ),
     path(
         "games/<int:game_id>/scoresheet.csv",
-        api.ScoresheetCsvApi.as_view(),
+        api_scoresheets.ScoresheetCsvApi.as_view(),
         name="scoresheet-csv",
     ),
-    path("scoresheets/", api.ScoresheetImportApi.as_view(), name="scoresheet-import"),
+    path("scoresheets/", api_scoresheets.ScoresheetImportApi.as_view(), name="scoresheet-import"),
 ]

@@ -15,8 +15,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.permissions import IsAuthenticated
@@ -25,15 +24,38 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.api import (
-    IDEMPOTENCY_PARAMETER,
-    ConflictOut,
-    RuleErrorOut,
+    IDEMPOTENCY_HEADER,
     StrictJSONParser,
     StrictSerializer,
     created_response,
+    errors,
+    example,
 )
 from tournaments import selectors, services
 from tournaments.models import Membership, Player, Registration, Round, Tournament
+from tournaments.serializers import (
+    RegistrationOut,
+    RoundOut,
+    StandingsOut,
+    TournamentOut,
+    round_url,
+    tournament_url,
+)
+
+#: The tournament's idempotency key: the first 255 characters count (longer keys are cut, not
+#: refused as the scoring API refuses them).
+TOURNAMENT_IDEMPOTENCY = OpenApiParameter(
+    IDEMPOTENCY_HEADER,
+    str,
+    OpenApiParameter.HEADER,
+    description="The client's key for this creation: a retry with the same key creates "
+    "nothing and answers with the first tournament (200). Surrounding spaces do not count, "
+    "and only the first 255 characters.",
+)
+
+READ_ERRORS = (401, 403, 404)
+WRITE_ERRORS = (400, 401, 403, 404, 409, 415)
+ACTION_ERRORS = (400, 401, 403, 404, 409)  # a POST without a body
 
 # --- access -----------------------------------------------------------------------------------
 
@@ -74,155 +96,10 @@ class TournamentApiView(APIView):
         return services.is_director(self.request.user, tournament.club)
 
 
-# --- output -----------------------------------------------------------------------------------
-
-
-def tournament_url(tournament: Tournament) -> str:
-    return reverse("tournaments-api:tournament", args=[tournament.pk])
-
-
-def round_url(rnd: Round) -> str:
-    return reverse("tournaments-api:round", args=[rnd.tournament_id, rnd.number])
-
-
-def tournament_body(tournament: Tournament) -> dict[str, Any]:
-    """A tournament: its settings and where it stands."""
-    return {
-        "id": tournament.pk,
-        "url": tournament_url(tournament),
-        "club": tournament.club_id,
-        "name": tournament.name,
-        "game": tournament.kind,
-        "options": tournament.options,
-        "stake": tournament.stake or None,
-        "currency": tournament.currency or None,
-        "rounds": tournament.rounds,
-        "sizes": tournament.sizes,
-        "prefer": tournament.prefer,
-        "method": tournament.method,
-        "hands_per_round": tournament.hands_per_round,
-        "time_zone": tournament.time_zone,
-        "starts_at": tournament.starts_at,
-        "minutes_per_round": tournament.minutes_per_round,
-        "missed_round_score": tournament.missed_round_score,
-        "basis": tournament.basis,
-        "seed": tournament.seed,
-        "rounds_complete": tournament.rounds_complete,
-    }
-
-
-def registration_body(registration: Registration) -> dict[str, Any]:
-    return {
-        "id": registration.pk,
-        "player": registration.player_id,
-        "name": registration.player.name,
-        "from_round": registration.from_round,
-        "withdrawn": registration.withdrawn,
-        "withdrawn_after": registration.withdrawn_after,
-    }
-
-
-def round_body(rnd: Round, *, director: bool) -> dict[str, Any]:
-    """A round: its state and clock, and once seated its tables (seat order from the first
-    dealer) and sit-outs; directors also get each table's game id and table key."""
-    body: dict[str, Any] = {
-        "number": rnd.number,
-        "url": round_url(rnd),
-        "state": rnd.state,
-        "superseded": rnd.superseded,
-        "deadline": rnd.deadline,
-        "time_called": rnd.time_called_at is not None,
-        "tables": [],
-        "sit_outs": [],
-    }
-    if rnd.state == Round.State.PLANNED:
-        return body
-    for table in rnd.tables.select_related("game").prefetch_related("seats__registration__player"):
-        seats = [
-            {
-                "seat": seat.position + 1,
-                "registration": seat.registration_id,
-                "player": seat.registration.player.name,
-                "substitute": seat.substitute or None,
-            }
-            for seat in table.seats.all()
-        ]
-        row: dict[str, Any] = {
-            "number": table.number,
-            "state": table.state,
-            "seats": seats,
-            "first_dealer": seats[0]["substitute"] or seats[0]["player"],
-        }
-        if director:
-            row["game"] = table.game_id
-            row["table_key"] = table.game.table_key
-        body["tables"].append(row)
-    body["sit_outs"] = [
-        {"registration": s.registration_id, "player": s.registration.player.name}
-        for s in rnd.sit_outs.select_related("registration__player")
-    ]
-    return body
-
-
 def standings_body(tournament: Tournament) -> dict[str, Any]:
-    """The standings, exact: totals as fractions ("35/3") with a decimal for display."""
+    """The standings of ``tournament`` as the API shows them (:class:`StandingsOut`)."""
     standings = selectors.standings(tournament)
-    return {
-        "version": standings.version,
-        "basis": tournament.basis,
-        "tiebreaks": [
-            {"key": c.key, "title": str(c.title), "help": str(c.explanation)}
-            for c in standings.tiebreaks
-        ],
-        "rows": [
-            {
-                "place": row.label,
-                "registration": row.registration_id,
-                "name": row.name,
-                "withdrawn": row.withdrawn,
-                "total": str(row.total),
-                "total_decimal": f"{float(row.total):.2f}",
-                "tiebreaks": list(row.tiebreaks),
-                "rounds": {
-                    str(number): {"score": str(score.score), "missed": score.missed}
-                    for number, score in row.rounds.items()
-                },
-            }
-            for row in standings.rows
-        ],
-    }
-
-
-class TournamentOut(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    game = serializers.CharField()
-    rounds = serializers.IntegerField()
-    sizes = serializers.ListField(child=serializers.IntegerField())
-    prefer = serializers.IntegerField()
-    rounds_complete = serializers.IntegerField()
-
-
-class RoundOut(serializers.Serializer):
-    number = serializers.IntegerField()
-    state = serializers.ChoiceField(choices=Round.State.choices)
-    superseded = serializers.BooleanField()
-    tables = serializers.ListField(child=serializers.DictField())
-    sit_outs = serializers.ListField(child=serializers.DictField())
-
-
-class RegistrationOut(serializers.Serializer):
-    id = serializers.IntegerField()
-    player = serializers.IntegerField()
-    name = serializers.CharField()
-    from_round = serializers.IntegerField()
-    withdrawn = serializers.BooleanField()
-
-
-class StandingsOut(serializers.Serializer):
-    version = serializers.IntegerField()
-    tiebreaks = serializers.ListField(child=serializers.DictField())
-    rows = serializers.ListField(child=serializers.DictField())
+    return dict(StandingsOut(standings, context={"basis": tournament.basis}).data)
 
 
 # --- tournaments ------------------------------------------------------------------------------
@@ -250,15 +127,20 @@ class TournamentListApi(TournamentApiView):
         basis = serializers.CharField(required=False)
         seed = serializers.IntegerField(required=False)
 
-    @extend_schema(responses={200: TournamentOut(many=True)})
+    @extend_schema(responses={200: TournamentOut(many=True), **errors(*READ_ERRORS)})
     def get(self, request: Request) -> Response:
         tournaments = tournaments_readable(request.user).order_by("-created_at", "-id")
-        return Response([tournament_body(t) for t in tournaments[:200]])
+        return Response(TournamentOut(tournaments[:200], many=True).data)
 
     @extend_schema(
         request=TournamentInSerializer,
-        parameters=[IDEMPOTENCY_PARAMETER],
-        responses={201: TournamentOut, 200: TournamentOut, 400: RuleErrorOut},
+        parameters=[TOURNAMENT_IDEMPOTENCY],
+        responses={201: TournamentOut, 200: TournamentOut, **errors(*WRITE_ERRORS)},
+        examples=[
+            example(
+                "Three rounds of Tonk", {"club": 1, "name": "Open", "game": "tonk", "rounds": 3}
+            )
+        ],
     )
     def post(self, request: Request) -> Response:
         data = self.TournamentInSerializer(data=request.data)
@@ -274,15 +156,15 @@ class TournamentListApi(TournamentApiView):
             idempotency_key=request.headers.get("Idempotency-Key", "").strip()[:255] or None,
             **v,
         )
-        return created_response(tournament_body(tournament), created, tournament_url(tournament))
+        return created_response(TournamentOut(tournament).data, created, tournament_url(tournament))
 
 
 class TournamentDetailApi(TournamentApiView):
     """``GET``: one tournament."""
 
-    @extend_schema(responses={200: TournamentOut})
+    @extend_schema(responses={200: TournamentOut, **errors(*READ_ERRORS)})
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(tournament_body(self.tournament(tournament_id, direct=False)))
+        return Response(TournamentOut(self.tournament(tournament_id, direct=False)).data)
 
 
 class RegistrationListApi(TournamentApiView):
@@ -292,14 +174,16 @@ class RegistrationListApi(TournamentApiView):
     class RegistrationInSerializer(StrictSerializer):
         player = serializers.IntegerField()
 
-    @extend_schema(responses={200: RegistrationOut(many=True)})
+    @extend_schema(responses={200: RegistrationOut(many=True), **errors(*READ_ERRORS)})
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=False)
         registrations = tournament.registrations.select_related("player").order_by("id")
-        return Response([registration_body(r) for r in registrations])
+        return Response(RegistrationOut(registrations, many=True).data)
 
     @extend_schema(
-        request=RegistrationInSerializer, responses={201: RegistrationOut, 400: RuleErrorOut}
+        request=RegistrationInSerializer,
+        responses={201: RegistrationOut, **errors(*WRITE_ERRORS)},
+        examples=[example("A club player", {"player": 1})],
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
@@ -309,13 +193,13 @@ class RegistrationListApi(TournamentApiView):
         if player is None:
             raise Http404
         registration = services.registration_add(tournament=tournament, player=player)
-        return Response(registration_body(registration), status=status.HTTP_201_CREATED)
+        return Response(RegistrationOut(registration).data, status=status.HTTP_201_CREATED)
 
 
 class WithdrawalApi(TournamentApiView):
     """``POST``: withdraw a registered player (results kept; never seated again)."""
 
-    @extend_schema(request=None, responses={200: RegistrationOut})
+    @extend_schema(request=None, responses={200: RegistrationOut, **errors(*ACTION_ERRORS)})
     def post(self, request: Request, tournament_id: int, registration_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
         registration = get_object_or_404(
@@ -324,7 +208,7 @@ class WithdrawalApi(TournamentApiView):
             pk=registration_id,
         )
         registration = services.registration_withdraw(registration=registration)
-        return Response(registration_body(registration))
+        return Response(RegistrationOut(registration).data)
 
 
 # --- rounds -----------------------------------------------------------------------------------
@@ -335,22 +219,22 @@ class RoundListApi(TournamentApiView):
     the round's state shows when it is seated). Asking again before it is published returns
     the same round."""
 
-    @extend_schema(responses={200: RoundOut(many=True)})
+    @extend_schema(responses={200: RoundOut(many=True), **errors(*READ_ERRORS)})
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=False)
         director = self.is_director(tournament)
         rounds = tournament.round_set.order_by("number")
         if not director:  # members see a round once it is published (as RoundDetailApi)
             rounds = rounds.exclude(state__in=(Round.State.PLANNED, Round.State.SEATED))
-        return Response([round_body(r, director=director) for r in rounds])
+        return Response(RoundOut(rounds, many=True, context={"director": director}).data)
 
-    @extend_schema(request=None, responses={202: RoundOut, 400: RuleErrorOut, 409: ConflictOut})
+    @extend_schema(request=None, responses={202: RoundOut, **errors(*ACTION_ERRORS)})
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
         rnd, _created = services.round_seat(tournament=tournament)
         rnd.refresh_from_db()
         return Response(
-            round_body(rnd, director=True),
+            RoundOut(rnd, context={"director": True}).data,
             status=status.HTTP_202_ACCEPTED,
             headers={"Location": round_url(rnd)},
         )
@@ -360,14 +244,14 @@ class RoundDetailApi(TournamentApiView):
     """``GET``: a round's tables, seats, first dealers and sit-outs (directors: each table's
     game id and table key). Members see a round once it is published."""
 
-    @extend_schema(responses={200: RoundOut})
+    @extend_schema(responses={200: RoundOut, **errors(*READ_ERRORS)})
     def get(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.tournament(tournament_id, direct=False)
         rnd = self.round(tournament, number)
         director = self.is_director(tournament)
         if not director and rnd.state in (Round.State.PLANNED, Round.State.SEATED):
             raise Http404
-        return Response(round_body(rnd, director=director))
+        return Response(RoundOut(rnd, context={"director": director}).data)
 
 
 class RoundActionApi(TournamentApiView):
@@ -378,12 +262,12 @@ class RoundActionApi(TournamentApiView):
     def act(self, rnd: Round, request: Request) -> Round:
         raise NotImplementedError
 
-    @extend_schema(request=None, responses={200: RoundOut, 409: ConflictOut})
+    @extend_schema(request=None, responses={200: RoundOut, **errors(*ACTION_ERRORS)})
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
         rnd = self.act(self.round(tournament, number), request)
         rnd.refresh_from_db()
-        return Response(round_body(rnd, director=True))
+        return Response(RoundOut(rnd, context={"director": True}).data)
 
 
 class RoundPublishApi(RoundActionApi):
@@ -417,7 +301,8 @@ class SubstituteApi(TournamentApiView):
 
     @extend_schema(
         request=SubstituteInSerializer,
-        responses={200: RoundOut, 400: RuleErrorOut, 409: ConflictOut},
+        responses={200: RoundOut, **errors(*WRITE_ERRORS)},
+        examples=[example("Mallory plays the seat", {"registration": 1, "substitute": "Mallory"})],
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
@@ -433,12 +318,12 @@ class SubstituteApi(TournamentApiView):
             round=rnd, registration=registration, substitute=data.validated_data["substitute"]
         )
         rnd.refresh_from_db()
-        return Response(round_body(rnd, director=True))
+        return Response(RoundOut(rnd, context={"director": True}).data)
 
 
 class StandingsApi(TournamentApiView):
     """``GET``: the standings with their tie-break columns, exact."""
 
-    @extend_schema(responses={200: StandingsOut})
+    @extend_schema(responses={200: StandingsOut, **errors(*READ_ERRORS)})
     def get(self, request: Request, tournament_id: int) -> Response:
         return Response(standings_body(self.tournament(tournament_id, direct=False)))

@@ -1,9 +1,15 @@
-"""The OpenAPI schema describes every scorekeeping endpoint, without warnings."""
+"""The OpenAPI schema describes every scorekeeping endpoint, without warnings; every answer
+and every refused input is documented (the schema fuzzer's part: tests/config/
+test_api_schemathesis.py)."""
 
 import io
+import json
+from typing import Any
 
+import pytest
 import yaml
 from django.core.management import call_command
+from rest_framework.test import APIClient
 
 
 def test_schema_validates_and_lists_the_endpoints() -> None:
@@ -22,3 +28,125 @@ def test_schema_validates_and_lists_the_endpoints() -> None:
         "/api/v1/scoresheets/",
     }
     assert "tableKey" in schema["components"]["securitySchemes"]
+
+
+# --- one source for each shape (issue 11) -------------------------------------------------------
+
+METHODS = ("get", "post", "put", "patch", "delete")
+
+
+def schema_json() -> dict[str, Any]:
+    out = io.StringIO()
+    call_command("spectacular", "--format", "openapi-json", stdout=out)
+    return json.loads(out.getvalue())
+
+
+def ref_name(response: dict[str, Any]) -> str:
+    return response["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+
+
+def test_every_operation_documents_its_error_answers() -> None:
+    schema = schema_json()
+    operations = [
+        (path, method, op)
+        for path, item in schema["paths"].items()
+        if path.startswith("/api/v1/")
+        for method, op in item.items()
+        if method in METHODS
+    ]
+    assert len(operations) == 27
+    for path, method, op in operations:
+        codes = set(op["responses"])
+        assert {"401", "403", "404"} <= codes, (method, path)
+        if method != "get" and method != "delete":
+            assert {"400", "409"} & codes, (method, path)
+        if "requestBody" in op:
+            assert {"400", "415"} <= codes, (method, path)
+        for code in codes - {"200", "201", "202"}:
+            assert ref_name(op["responses"][code]) in {
+                "Error",
+                "Conflict",
+                "Refusal",
+                "NotFoundOrNoSuchHand",
+            }, (method, path, code)
+    error = schema["components"]["schemas"]["Error"]
+    assert error["required"] == ["error"]
+    assert {"code", "message"} <= set(schema["components"]["schemas"]["ErrorObjectOut"]["required"])
+
+
+def test_the_games_list_is_documented_as_the_paginator_pages_it() -> None:
+    schema = schema_json()
+    ok = schema["paths"]["/api/v1/games/"]["get"]["responses"]["200"]
+    paged = schema["components"]["schemas"][ref_name(ok)]
+    assert paged["type"] == "object"
+    assert set(paged["properties"]) == {"count", "next", "previous", "results"}
+    assert paged["properties"]["results"]["items"]["$ref"].endswith("/GameSummaryOut")
+
+
+def test_inputs_the_server_refuses_are_forbidden_by_the_schema() -> None:
+    components = schema_json()["components"]["schemas"]
+    for strict in ("GameStart", "SeatInput", "TournamentIn", "RegistrationIn", "SubstituteIn"):
+        assert components[strict]["additionalProperties"] is False, strict
+    hand = components["Correction"]["properties"]["hand"]
+    assert hand["type"] == "object"
+    assert not hand.get("nullable")
+    assert components["GameStart"]["properties"]["game"]["$ref"].endswith("/GameEnum")
+
+
+@pytest.mark.django_db
+def test_an_extra_key_and_a_null_hand_are_refused_as_the_schema_says(api: APIClient) -> None:
+    extra = api.post(
+        "/api/v1/games/",
+        {"game": "tonk", "players": [{"name": "Ana"}, {"name": "Ben"}], "colour": "red"},
+        format="json",
+    )
+    assert (extra.status_code, extra.json()["error"]["fields"]) == (
+        400,
+        {"colour": ["Unknown key."]},
+    )
+    game_id = api.post(
+        "/api/v1/games/",
+        {"game": "tonk", "players": [{"name": "Ana"}, {"name": "Ben"}]},
+        format="json",
+    ).json()["id"]
+    null = api.put(
+        f"/api/v1/games/{game_id}/hands/1/", {"revision": 1, "hand": None}, format="json"
+    )
+    assert (null.status_code, null.json()["error"]["code"]) == (400, "bad_format")
+    assert "hand" in null.json()["error"]["fields"]
+
+
+@pytest.mark.django_db
+def test_an_address_under_the_api_that_is_no_endpoint_is_a_json_404(api: APIClient) -> None:
+    for method in ("get", "post", "delete"):
+        response = getattr(api, method)("/api/v1/games/not-a-number/")
+        assert response.status_code == 404
+        assert response["Content-Type"] == "application/json"
+        assert response.json() == {"detail": "Not found."}
+
+
+@pytest.mark.django_db
+def test_page_size_must_be_a_positive_integer(api: APIClient) -> None:
+    for bad in ("0", "-1", "ten", "null"):
+        response = api.get(f"/api/v1/games/?page_size={bad}")
+        assert response.status_code == 400, bad
+        assert response.json()["error"]["code"] == "bad_format"
+        assert "page_size" in response.json()["error"]["fields"]
+    assert api.get("/api/v1/games/?page_size=500").status_code == 200  # counts as 200
+    assert api.get("/api/v1/games/?page=9").status_code == 404
+
+
+@pytest.mark.django_db
+def test_an_endpoint_without_its_final_slash_is_still_redirected(api: APIClient) -> None:
+    response = api.get("/api/v1/games?page=2")
+    assert (response.status_code, response["Location"]) == (301, "/api/v1/games/?page=2")
+
+
+@pytest.mark.django_db
+def test_a_page_that_does_not_exist_is_404(api: APIClient) -> None:
+    game = {"game": "tonk", "players": [{"name": "A"}, {"name": "B"}]}
+    assert api.post("/api/v1/games/", game, format="json").status_code == 201
+    assert [api.get(f"/api/v1/games/?page={p}").status_code for p in ("1", "last")] == [200, 200]
+    assert [api.get(f"/api/v1/games/?page={p}").status_code for p in ("", "0", "x", "2")] == [
+        404
+    ] * 4

@@ -1,0 +1,311 @@
+"""The scoring API's output shapes, one serializer each, and its error bodies.
+
+Each serializer both renders a response (``GameOut(game).data`` in the API view) and describes
+it in the OpenAPI schema (drf-spectacular reads the same fields), so the two cannot drift. The
+shapes follow the score-sheet format (``shared/formats/scoresheet.md``): a game's ``results``
+is the format's result object, ``hand`` a hand object of the format.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
+from rest_framework import serializers
+
+from scoring import selectors
+from scoring.models import Game, Hand
+
+# --- base -------------------------------------------------------------------------------------
+
+
+class GameNameField(serializers.CharField):
+    """A game's name: one of the games registered in ``scoring.games`` (the schema lists them
+    as they are when it is made: ``scoring.schema.GameNameSchema``). As input it is read as a
+    string and the rules engine refuses a game it does not know (``bad_format``)."""
+
+
+class OutputSerializer(serializers.Serializer):
+    """An output shape. ``Shape(obj).data`` renders as any serializer; ``Shape.render(obj)``
+    gives the same body through one shared instance per class, skipping DRF's deep copy of the
+    declared fields that every new instance makes (0.4 ms for a hand: the hand write path
+    renders this way). Only for shapes that read no ``context``."""
+
+    @classmethod
+    def render(cls, instance: Any) -> Any:
+        """``cls(instance).data``, as a plain dict, from the class's shared instance."""
+        shared = cls.__dict__.get("_shared")
+        if shared is None:
+            shared = cls()
+            shared.fields  # noqa: B018 (binds the fields once)
+            cls._shared = shared
+        return shared.to_representation(instance)
+
+    @classmethod
+    def render_many(cls, instances: Any) -> list[Any]:
+        """``cls(instances, many=True).data``, as a plain list (see :meth:`render`)."""
+        return [cls.render(instance) for instance in instances]
+
+
+# --- fields -----------------------------------------------------------------------------------
+
+
+class BlankAsNullCharField(serializers.CharField):
+    """A text column where blank means "not set": rendered as ``null``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(allow_null=True, **kwargs)
+
+    def to_representation(self, value: Any) -> str | None:
+        text = super().to_representation(value)
+        return text or None
+
+
+@extend_schema_field({"type": "object", "additionalProperties": {"type": "integer"}})
+class PlayerPointsField(serializers.DictField):
+    """Player name → points (Rook, Bluke) or stake units (Tonk), in seat order."""
+
+    child = serializers.IntegerField()
+
+
+@extend_schema_field({"type": "object", "additionalProperties": {"type": "string"}})
+class PlayerMoneyField(serializers.DictField):
+    """Player name → money, a decimal string with the stake's decimal places (``"-0.75"``)."""
+
+    child = serializers.CharField()
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class JsonObjectField(serializers.JSONField):
+    """A JSON object passed through as it is (house-rule options, a hand object)."""
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+class ErrorObjectOut(serializers.Serializer):
+    """The score-sheet format's error object: ``code`` (``bad_format``, ``bad_card``...),
+    ``message`` for people, and where they apply ``hand`` (1-based position), ``number`` (the
+    hand's number in the game), ``player``, ``cards``, ``detail`` and, for a request that does
+    not fit the endpoint, DRF's messages per field under ``fields``."""
+
+    code = serializers.CharField()
+    message = serializers.CharField()
+    detail = serializers.CharField(required=False)
+    hand = serializers.IntegerField(required=False)
+    number = serializers.IntegerField(required=False)
+    player = serializers.CharField(required=False, allow_null=True)
+    cards = serializers.ListField(child=serializers.CharField(), required=False)
+    fields = serializers.JSONField(required=False)
+
+
+@extend_schema_serializer(component_name="Error")
+class ErrorOut(serializers.Serializer):
+    """A refused request (400): ``{"error": {"code", "message", ...}}``."""
+
+    error = ErrorObjectOut()
+
+
+class ConflictObjectOut(serializers.Serializer):
+    """A write the present state refuses: a stable ``code`` (``stale_revision``,
+    ``void_refused``, ``game_finished``, ``no_such_hand``, ``idempotency_key_reused``...), a
+    ``message``, and the values a client needs to recover (``current_revision``...)."""
+
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+@extend_schema_serializer(component_name="Conflict")
+class ConflictOut(serializers.Serializer):
+    """A write the present state refuses (409; 404 ``no_such_hand``): ``{"conflict": {...}}``."""
+
+    conflict = ConflictObjectOut()
+
+
+@extend_schema_serializer(component_name="Refusal")
+class RefusalOut(serializers.Serializer):
+    """DRF's answer to a caller it refuses or a thing it cannot find (401, 403, 404, 405, 415):
+    ``{"detail": "..."}``."""
+
+    detail = serializers.CharField()
+
+
+# --- games ------------------------------------------------------------------------------------
+
+
+class SeatOut(OutputSerializer):
+    """A seat: its number from 1 clockwise, the name played under, the club player (or null)."""
+
+    seat = serializers.SerializerMethodField()
+    name = serializers.CharField()
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+
+    def get_seat(self, seat: Any) -> int:
+        return int(seat.position) + 1
+
+
+class WarningOut(OutputSerializer):
+    """Something the house rules flag without rejecting the hand (Tonk ``concealed_spread``)."""
+
+    code = serializers.CharField()
+    player = serializers.CharField(allow_null=True)
+    cards = serializers.ListField(child=serializers.CharField())
+    message = serializers.CharField()
+
+
+class ResultHandOut(OutputSerializer):
+    """One hand in a result: its number and revision, its scores and the running totals."""
+
+    number = serializers.IntegerField()
+    revision = serializers.IntegerField()
+    scores = PlayerPointsField()
+    running = PlayerPointsField()
+    warnings = WarningOut(many=True, required=False)
+
+
+class ResultOut(OutputSerializer):
+    """The score-sheet format's result object (``tabletally.result/1``), from the score lines:
+    per-hand scores with running totals, totals, the ranking (best first, tied players
+    together) and, for Tonk with a stake, money."""
+
+    format = serializers.CharField()
+    game = GameNameField()
+    players = serializers.ListField(child=serializers.CharField())
+    hands = ResultHandOut(many=True)
+    totals = PlayerPointsField()
+    ranking = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    money = PlayerMoneyField(required=False)
+
+
+class GameOut(serializers.Serializer):
+    """A game with its seats, house rules, state and results. ``table_key`` (the table
+    device's key) is shown to signed-in users only: render with ``context={"with_key": True}``.
+    """
+
+    id = serializers.IntegerField(source="pk")
+    game = GameNameField(source="kind")
+    players = serializers.SerializerMethodField()
+    options = JsonObjectField()
+    rules_version = serializers.CharField()
+    stake = BlankAsNullCharField()
+    currency = BlankAsNullCharField()
+    club = serializers.IntegerField(source="club_id", allow_null=True)
+    state = serializers.ChoiceField(choices=Game.State.choices)
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    results = serializers.SerializerMethodField()
+    table_key = serializers.CharField(required=False)
+
+    @extend_schema_field(SeatOut(many=True))
+    def get_players(self, game: Game) -> Any:
+        return SeatOut.render_many(game.seats.order_by("position"))
+
+    @extend_schema_field(ResultOut)
+    def get_results(self, game: Game) -> Any:
+        return ResultOut.render(selectors.game_results(game))
+
+    def to_representation(self, instance: Any) -> Any:
+        body = super().to_representation(instance)
+        if not self.context.get("with_key"):
+            body.pop("table_key", None)
+        return body
+
+
+class GameSummaryOut(OutputSerializer):
+    """A game in a list: who plays what (names in seat order), its club, state and totals."""
+
+    id = serializers.IntegerField(source="pk")
+    game = GameNameField(source="kind")
+    players = serializers.SerializerMethodField()
+    club = serializers.IntegerField(source="club_id", allow_null=True)
+    state = serializers.ChoiceField(choices=Game.State.choices)
+    created_at = serializers.DateTimeField()
+    totals = PlayerPointsField()
+
+    def get_players(self, game: Game) -> list[str]:
+        return [s.name for s in game.seats.all()]
+
+
+class PaymentOut(OutputSerializer):
+    """One payment that settles a Tonk table: who pays whom how many stake units (and, with a
+    stake, the amount)."""
+
+    payer = serializers.CharField()
+    payee = serializers.CharField()
+    units = serializers.IntegerField()
+    amount = serializers.CharField(required=False)
+
+
+class SettleUpOut(OutputSerializer):
+    """Tonk: each player's net in stake units (and money, with a stake), and the fewest
+    payments that settle the table (``scoring.selectors.tonk_settle_up``)."""
+
+    net = PlayerPointsField()
+    money = PlayerMoneyField(required=False)
+    currency = serializers.CharField(allow_null=True)
+    payments = PaymentOut(many=True)
+
+
+# --- hands ------------------------------------------------------------------------------------
+
+
+class HandOut(OutputSerializer):
+    """One hand revision: its number, revision and state, the hand as entered (``entry``,
+    verbatim) and canonical (``hand``), its scores and warnings, the revision it replaces, who
+    entered it, how and when."""
+
+    number = serializers.IntegerField()
+    revision = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=Hand.State.choices)
+    hand = JsonObjectField(source="record")
+    entry = serializers.JSONField()
+    scores = serializers.SerializerMethodField()
+    warnings = WarningOut(many=True)
+    replaces = serializers.SerializerMethodField()
+    entered_by = serializers.SerializerMethodField()
+    entered_via = serializers.ChoiceField(choices=Hand.Via.choices)
+    entered_at = serializers.DateTimeField(source="created_at")
+
+    @extend_schema_field(PlayerPointsField)
+    def get_scores(self, hand: Hand) -> dict[str, int]:
+        return selectors.hand_scores(hand)
+
+    def get_replaces(self, hand: Hand) -> int | None:
+        return hand.replaces.revision if hand.replaces_id and hand.replaces else None
+
+    def get_entered_by(self, hand: Hand) -> str | None:
+        return hand.entered_by.get_username() if hand.entered_by else None
+
+
+class HandHistoryOut(OutputSerializer):
+    """Hand ``number`` with every revision, oldest first."""
+
+    number = serializers.IntegerField()
+    revisions = HandOut(many=True)
+
+
+# --- score sheets -----------------------------------------------------------------------------
+
+
+class ImportedOut(OutputSerializer):
+    """A score sheet imported as a game: the game's id and its results."""
+
+    id = serializers.IntegerField(source="pk")
+    results = serializers.SerializerMethodField()
+
+    @extend_schema_field(ResultOut)
+    def get_results(self, game: Game) -> Any:
+        return ResultOut.render(selectors.game_results(game))
+
+
+class ScoresheetOut(OutputSerializer):
+    """The game's canonical score sheet (``tabletally.scoresheet/1``): canonical card notation,
+    the format's keys only, hands as the format's hand objects."""
+
+    format = serializers.CharField()
+    game = GameNameField()
+    players = serializers.ListField(child=serializers.CharField())
+    options = JsonObjectField(required=False)
+    stake = serializers.CharField(required=False)
+    currency = serializers.CharField(required=False)
+    hands = serializers.ListField(child=JsonObjectField())

@@ -1,0 +1,199 @@
+"""The tournaments API's output shapes, one serializer each: they render the responses
+(``TournamentOut(t).data`` in the API view) and describe them in the OpenAPI schema, so the two
+cannot drift."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from scoring.serializers import BlankAsNullCharField, GameNameField, JsonObjectField
+from tournaments.models import Round, Table, Tournament
+from tournaments.selectors import Standings
+
+
+def tournament_url(tournament: Tournament) -> str:
+    """The API address of ``tournament``."""
+    return reverse("tournaments-api:tournament", args=[tournament.pk])
+
+
+def round_url(rnd: Round) -> str:
+    """The API address of round ``rnd``."""
+    return reverse("tournaments-api:round", args=[rnd.tournament_id, rnd.number])
+
+
+class TournamentOut(serializers.Serializer):
+    """A tournament: its settings (as ``POST /tournaments/`` takes them) and where it stands
+    (``rounds_complete``)."""
+
+    id = serializers.IntegerField(source="pk")
+    url = serializers.SerializerMethodField()
+    club = serializers.IntegerField(source="club_id")
+    name = serializers.CharField()
+    game = GameNameField(source="kind")
+    options = JsonObjectField()
+    stake = BlankAsNullCharField()
+    currency = BlankAsNullCharField()
+    rounds = serializers.IntegerField()
+    sizes = serializers.ListField(child=serializers.IntegerField())
+    prefer = serializers.IntegerField()
+    method = serializers.ChoiceField(choices=Tournament.Method.choices)
+    hands_per_round = serializers.IntegerField()
+    time_zone = serializers.CharField()
+    starts_at = serializers.DateTimeField(allow_null=True)
+    minutes_per_round = serializers.IntegerField(allow_null=True)
+    missed_round_score = serializers.ChoiceField(choices=Tournament.Missed.choices)
+    basis = serializers.ChoiceField(choices=Tournament.Basis.choices)
+    seed = serializers.IntegerField()
+    rounds_complete = serializers.IntegerField()
+
+    def get_url(self, tournament: Tournament) -> str:
+        return tournament_url(tournament)
+
+
+class RegistrationOut(serializers.Serializer):
+    """A registered player: the club player, their name, the first round they play, and
+    whether (after which round) they withdrew."""
+
+    id = serializers.IntegerField(source="pk")
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    from_round = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+    withdrawn_after = serializers.IntegerField(allow_null=True)
+
+
+class TableSeatOut(serializers.Serializer):
+    """A seat at a round's table, from the first dealer clockwise: the registration, the
+    player's name and the substitute playing it (or null)."""
+
+    seat = serializers.SerializerMethodField()
+    registration = serializers.IntegerField(source="registration_id")
+    player = serializers.CharField(source="registration.player.name")
+    substitute = BlankAsNullCharField()
+
+    def get_seat(self, seat: Any) -> int:
+        return int(seat.position) + 1
+
+
+class RoundTableOut(serializers.Serializer):
+    """A table of a seated round: its number, state, seats and first dealer; for directors
+    (``context={"director": True}``) also its game's id and table key."""
+
+    number = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=Table.State.choices)
+    seats = TableSeatOut(many=True, source="seats.all")
+    first_dealer = serializers.SerializerMethodField()
+    game = serializers.IntegerField(source="game_id", required=False)
+    table_key = serializers.CharField(source="game.table_key", required=False)
+
+    def get_first_dealer(self, table: Table) -> str:
+        first = table.seats.all()[0]
+        return first.substitute or first.registration.player.name
+
+    def to_representation(self, instance: Any) -> Any:
+        body = super().to_representation(instance)
+        if not self.context.get("director"):
+            body.pop("game", None)
+            body.pop("table_key", None)
+        return body
+
+
+class SitOutOut(serializers.Serializer):
+    """A registered player who sits this round out."""
+
+    registration = serializers.IntegerField(source="registration_id")
+    player = serializers.CharField(source="registration.player.name")
+
+
+class RoundOut(serializers.Serializer):
+    """A round: its state and clock, and once seated its tables (seat order from the first
+    dealer) and sit-outs; directors (``context={"director": True}``) also get each table's
+    game id and table key."""
+
+    number = serializers.IntegerField()
+    url = serializers.SerializerMethodField()
+    state = serializers.ChoiceField(choices=Round.State.choices)
+    superseded = serializers.BooleanField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    time_called = serializers.SerializerMethodField()
+    tables = serializers.SerializerMethodField()
+    sit_outs = serializers.SerializerMethodField()
+
+    def get_url(self, rnd: Round) -> str:
+        return round_url(rnd)
+
+    def get_time_called(self, rnd: Round) -> bool:
+        return rnd.time_called_at is not None
+
+    @extend_schema_field(RoundTableOut(many=True))
+    def get_tables(self, rnd: Round) -> Any:
+        if rnd.state == Round.State.PLANNED:
+            return []
+        tables = rnd.tables.select_related("game").prefetch_related("seats__registration__player")
+        return RoundTableOut(tables, many=True, context=self.context).data
+
+    @extend_schema_field(SitOutOut(many=True))
+    def get_sit_outs(self, rnd: Round) -> Any:
+        if rnd.state == Round.State.PLANNED:
+            return []
+        return SitOutOut(rnd.sit_outs.select_related("registration__player"), many=True).data
+
+
+class TiebreakColumnOut(serializers.Serializer):
+    """A tie-break column of the game: its key, title and explanation."""
+
+    key = serializers.CharField()
+    title = serializers.CharField()
+    help = serializers.CharField(source="explanation")
+
+
+class RoundScoreOut(serializers.Serializer):
+    """A player's score in one round (an exact fraction, ``"35/3"``) and whether it is a
+    missed round's score."""
+
+    score = serializers.CharField()
+    missed = serializers.BooleanField()
+
+
+@extend_schema_field(serializers.DictField(child=RoundScoreOut()))
+class RoundScoresField(serializers.Field):
+    """Round number (a string key) → :class:`RoundScoreOut`, rounds in order."""
+
+    def to_representation(self, value: Any) -> Any:
+        return {str(number): RoundScoreOut(score).data for number, score in value.items()}
+
+
+class StandingRowOut(serializers.Serializer):
+    """One line of the standings: the place as shown (``"2="`` when shared), the player, the
+    total as an exact fraction with a decimal for display, the tie-break values (in the order
+    of the tie-break columns) and each round's score."""
+
+    place = serializers.CharField(source="label")
+    registration = serializers.IntegerField(source="registration_id")
+    name = serializers.CharField()
+    withdrawn = serializers.BooleanField()
+    total = serializers.CharField()
+    total_decimal = serializers.SerializerMethodField()
+    tiebreaks = serializers.ListField(child=serializers.IntegerField(allow_null=True))
+    rounds = RoundScoresField()
+
+    def get_total_decimal(self, row: Any) -> str:
+        return f"{float(row.total):.2f}"
+
+
+class StandingsOut(serializers.Serializer):
+    """The standings, exact: ``version`` (the results version they are for), the basis, the
+    tie-break columns and the rows best first. Render with ``context={"basis": ...}``."""
+
+    version = serializers.IntegerField()
+    basis = serializers.SerializerMethodField()
+    tiebreaks = TiebreakColumnOut(many=True)
+    rows = StandingRowOut(many=True)
+
+    @extend_schema_field(serializers.ChoiceField(choices=Tournament.Basis.choices))
+    def get_basis(self, standings: Standings) -> str:
+        return str(self.context["basis"])
