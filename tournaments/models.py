@@ -318,7 +318,7 @@ class SitOut(models.Model):
 
 class SeatResult(models.Model):
     """One seat's aggregate over the current hands of a tournament table's game: the rows the
-    standings read (``tournaments.standings.SeatResult``, in the same field order), so that a
+    standings read (``tournaments.standings.SeatRecord``, in the same field order), so that a
     recomputation reads one narrow row per seat instead of aggregating every score line.
 
     Derived data, never edited by hand: ``services.game_changed`` rewrites a game's rows from

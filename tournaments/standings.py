@@ -8,7 +8,7 @@ rows; anything else (a test, a command-line tool, the benchmark) can call it the
 Words used throughout (issue 6, "Standings" and "Missed rounds"):
 
 - **result**: one seat's aggregate over the current hands of one game (a table of one round):
-  :class:`SeatResult`. A seat counts for the registered player whose player id it carries; a
+  :class:`SeatRecord`. A seat counts for the registered player whose player id it carries; a
   substitute's seat (no player id, or the id of a player who is not registered) counts for
   nobody, though it still takes a place at its table.
 - **round score**: a player's score in one round. Basis ``total``: the sum of their points at
@@ -111,7 +111,7 @@ class Entry:
         return self.withdrawn_after is not None
 
 
-class SeatResult(NamedTuple):
+class SeatRecord(NamedTuple):
     """One seat's aggregate over the current hands of one game (one table of one round).
 
     ``points`` is the sum of the seat's score lines (Rook and Bluke points, Tonk stake units),
@@ -136,7 +136,7 @@ class SeatResult(NamedTuple):
 
 
 class SeatColumns(NamedTuple):
-    """The same results as columns: for each field of :class:`SeatResult` that the computation
+    """The same results as columns: for each field of :class:`SeatRecord` that the computation
     reads, one sequence holding that field of every result, in the same order in every column.
     A column that the tournament's game does not read (:func:`fields_read`) may be ``None``.
     What a query gives most cheaply: five or six of the eleven values of each result, and no
@@ -154,7 +154,7 @@ class SeatColumns(NamedTuple):
 
 
 def fields_read(kind: str | GameRules[Any, Any]) -> tuple[str, ...]:
-    """The fields of a :class:`SeatResult` that the computation reads for a game: the round,
+    """The fields of a :class:`SeatRecord` that the computation reads for a game: the round,
     the table, whose seat it is, the points, and what the game's tie-breaks count
     (``GameRules.tiebreaks``): Rook rounds gone out; Bluke the best hand and bids made; Tonk
     hands won. Raises ``ValueError`` for an unknown game or tie-break source."""
@@ -263,7 +263,7 @@ class _Columns(NamedTuple):
 
 
 def _columns(
-    results: Iterable[SeatResult] | SeatColumns, index: dict[int, int], rules: GameRules[Any, Any]
+    results: Iterable[SeatRecord] | SeatColumns, index: dict[int, int], rules: GameRules[Any, Any]
 ) -> _Columns:
     read = fields_read(rules)
     kind = rules.name
@@ -278,8 +278,8 @@ def _columns(
     else:
         rows = results if isinstance(results, list | tuple) else list(results)
         n = len(rows)
-        every = list(zip(*rows, strict=True)) if n else [()] * len(SeatResult._fields)
-        given = {name: every[SeatResult._fields.index(name)] for name in read}
+        every = list(zip(*rows, strict=True)) if n else [()] * len(SeatRecord._fields)
+        given = {name: every[SeatRecord._fields.index(name)] for name in read}
 
     def ints(values: Iterable[int]) -> np.ndarray:
         return np.fromiter(values, dtype=np.int64, count=n)
@@ -341,7 +341,7 @@ def compute_standings(
     basis: str,
     missed: str,
     entries: Sequence[Entry],
-    results: Iterable[SeatResult] | SeatColumns,
+    results: Iterable[SeatRecord] | SeatColumns,
     rounds_complete: int,
 ) -> list[StandingRow]:
     """The standings of a tournament: one row per registered player, best first.
@@ -350,7 +350,7 @@ def compute_standings(
     its registered name (``"rook"``); ``basis``: ``"total"`` or ``"placement"``;
     ``missed``: ``"average"``, ``"zero"`` or ``"worst"`` (the rules: see the module's
     docstring). ``entries``: every registration of the tournament, withdrawn ones included.
-    ``results``: one :class:`SeatResult` (or plain tuple in its field order) per (round, game,
+    ``results``: one :class:`SeatRecord` (or plain tuple in its field order) per (round, game,
     seat) with current hands, for every game of the tournament, substitutes' and guests' seats
     included (they take places at their tables); in any order; or the same results as
     :class:`SeatColumns` (only the columns of :func:`fields_read` are read). ``rounds_complete``:

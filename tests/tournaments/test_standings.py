@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from tournaments.standings import (
     Entry,
     RoundScore,
-    SeatResult,
+    SeatRecord,
     StandingRow,
     compute_standings,
     place_label,
@@ -49,9 +49,9 @@ def seat(
     went_out: int = 0,
     bids_made: int = 0,
     won: int = 0,
-) -> SeatResult:
+) -> SeatRecord:
     """One seat's result: the points of each of its hands, and the flag counts."""
-    return SeatResult(
+    return SeatRecord(
         rnd,
         game,
         next(_seat_ids),
@@ -68,13 +68,13 @@ def seat(
 
 def table(
     rnd: int, game: int, players: list[Entry], points: dict[str | None, int]
-) -> list[SeatResult]:
+) -> list[SeatRecord]:
     """A one-hand table: name → points (``None`` or an unknown name: a substitute)."""
     known = {e.name: e.player_id for e in players}
     return [seat(rnd, game, known.get(name or ""), pts) for name, pts in points.items()]
 
 
-def run(players: list[Entry], results: list[SeatResult], **kw: object) -> list[StandingRow]:
+def run(players: list[Entry], results: list[SeatRecord], **kw: object) -> list[StandingRow]:
     options: dict[str, object] = {"kind": "rook", "basis": "total", "missed": "average"}
     options.update(kw)
     if "rounds_complete" not in options:
@@ -221,7 +221,7 @@ def test_placement_sums_over_rounds_exactly() -> None:
 # --- missed rounds ----------------------------------------------------------------------------
 
 
-def _missed_round_case() -> tuple[list[Entry], list[SeatResult]]:
+def _missed_round_case() -> tuple[list[Entry], list[SeatRecord]]:
     """Round 1: Ana 10, Ben 12, Cyd 13 and a substitute 100; Dee has no result."""
     players = entries("Ana", "Ben", "Cyd", "Dee")
     return players, table(1, 1, players, {"Ana": 10, "Ben": 12, "Cyd": 13, "Sub": 100})
@@ -517,7 +517,7 @@ def reference(
     basis: str,
     missed: str,
     entries: list[Entry],
-    results: list[SeatResult],
+    results: list[SeatRecord],
     rounds_complete: int,
 ) -> list[tuple[object, ...]]:
     """The rules stated plainly with fractions (no shared cells, no integer keys)."""
@@ -529,7 +529,7 @@ def reference(
             raw[r.player_id][r.round] += r.points
     score: dict[int, dict[int, F]] = {p: defaultdict(F) for p in registered}
     if basis == "placement":
-        games: dict[int, list[SeatResult]] = defaultdict(list)
+        games: dict[int, list[SeatRecord]] = defaultdict(list)
         for r in results:
             games[r.game_id].append(r)
         for seats in games.values():
@@ -636,7 +636,7 @@ def tournaments(draw: st.DrawFn) -> dict[str, object]:
                 points = draw(st.lists(st.integers(-3, 3), min_size=hands, max_size=hands))
                 flags = [draw(st.integers(0, hands)) for _ in range(3)]
                 results.append(
-                    SeatResult(
+                    SeatRecord(
                         rnd,
                         game,
                         len(results) + 1,

@@ -30,8 +30,8 @@ from tournaments.models import (
     TableSeat,
     Tournament,
 )
-from tournaments.models import SeatResult as StoredSeatResult
-from tournaments.standings import Entry, SeatResult, compute_standings
+from tournaments.models import SeatResult
+from tournaments.standings import Entry, SeatRecord, compute_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +60,7 @@ class Line:
 class Built:
     tournament: Tournament
     entries: list[Entry]
-    results: list[SeatResult]  # what the current hands give, computed here, not queried
+    results: list[SeatRecord]  # what the current hands give, computed here, not queried
     registrations: dict[str, Registration] = field(default_factory=dict)
 
 
@@ -151,7 +151,7 @@ def build(
     hand_of = {(h.game_id, h.number, h.state): h for h in hands}
 
     lines_out: list[ScoreLine] = []
-    results: list[SeatResult] = []
+    results: list[SeatRecord] = []
     for number, game, index, name, lines, sub in seat_plan:
         seat = seats[index]
         for n, line in enumerate(lines, start=1):
@@ -164,7 +164,7 @@ def build(
         if lines:
             points = [line.points for line in lines]
             results.append(
-                SeatResult(
+                SeatRecord(
                     number,
                     game.pk,
                     seat.pk,
@@ -216,7 +216,7 @@ def materialise(tournament: Tournament) -> None:
         )
 
 
-#: The columns of the stored seat results, in ``tournaments.standings.SeatResult``'s order.
+#: The columns of the stored seat results, in ``tournaments.standings.SeatRecord``'s order.
 SEAT_RESULT_COLUMNS = (
     "round_number",
     "game_id",
@@ -233,9 +233,9 @@ SEAT_RESULT_COLUMNS = (
 
 
 def materialised(tournament: Tournament) -> list[tuple[int, ...]]:
-    """The tournament's seat results as stored, sorted, in ``SeatResult``'s field order."""
+    """The tournament's seat results as stored, sorted, in ``SeatRecord``'s field order."""
     return sorted(
-        StoredSeatResult.objects.filter(tournament=tournament).values_list(*SEAT_RESULT_COLUMNS)
+        SeatResult.objects.filter(tournament=tournament).values_list(*SEAT_RESULT_COLUMNS)
     )
 
 
@@ -513,7 +513,7 @@ def test_thousand_players_ten_rounds_in_two_queries_then_none(
 
 def _from_score_lines(tournament: Tournament) -> list[tuple[int, ...]]:
     """Each seat's aggregate over the current hands of the tournament's tables, computed here
-    from the score lines (not by the materialising SQL), sorted, in ``SeatResult``'s order."""
+    from the score lines (not by the materialising SQL), sorted, in ``SeatRecord``'s order."""
     seats: dict[tuple[int, int, int, int | None], list[ScoreLine]] = defaultdict(list)
     lines = ScoreLine.objects.filter(
         game__tournament_table__round__tournament=tournament, hand__state=Hand.State.CURRENT
