@@ -26,11 +26,11 @@ from tournaments.models import (
     Player,
     Registration,
     Round,
+    SeatResult,
     Table,
     TableSeat,
     Tournament,
 )
-from tournaments.models import SeatResult
 from tournaments.standings import Entry, SeatRecord, compute_standings
 
 pytestmark = pytest.mark.django_db
