@@ -23,6 +23,7 @@ import tournaments.services
 from scoring import services as scoring
 from scoring.events import Change, GameChanged
 from scoring.models import Game
+from scoring.services import seam as scoring_seam
 from tests.tournaments.test_services_tournaments import (
     create,
     entry_for,
@@ -56,7 +57,7 @@ def counts(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counts]:
     """Count the calls of tournaments' registered listener (wrapped where scoring keeps it) and
     of the service the standings refresh task runs."""
     found = Counts()
-    registry = scoring._game_changed
+    registry = scoring_seam._game_changed
     index = next(i for i, (cb, _name) in enumerate(registry) if cb is seam.game_changed)
     listener, name = registry[index]
     assert name == services.ORIGIN

@@ -1,0 +1,228 @@
+"""Helpers shared by the scoring services: seat specs, the game's engine, storable names,
+request fingerprints, and writing a hand revision with its score lines and the game row's
+totals and numbering (through the ORM, or :mod:`scoring.rows` on the hot path).
+
+Names starting with ``_`` are shared within ``scoring.services`` only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils import timezone
+
+from scoring import rows
+from scoring.models import Game, Hand, ScoreLine
+from tonkrules import HandScore, find_game
+from tonkrules.errors import PlayerError
+from tonkrules.games import GameRules
+
+User = AbstractBaseUser | AnonymousUser | None
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits at a seat: a display name, and the club player if it is one (else a guest)."""
+
+    name: str
+    player_id: int | None = None
+
+
+def engine_of(game: Game) -> tuple[GameRules[Any, Any], Any, dict[str, int]]:
+    """The game's rules engine, its house rules, and its seat ids by name in seat order."""
+    engine = find_game(game.kind)
+    return engine, engine.options(game.options), {name: seat_id for name, seat_id in game.seating}
+
+
+MAX_NAME_LENGTH = 80
+MAX_STAKE_LENGTH = 32
+
+
+def _verify_storable_names(names: Sequence[str]) -> None:
+    """Names a seat can hold: at most 80 characters, no control characters.
+
+    Raises:
+        PlayerError: a name that is too long or holds a control character (a tab, a newline).
+    """
+    for name in names:
+        if len(name) > MAX_NAME_LENGTH:
+            raise PlayerError("name_too_long", player=name, params={"max": MAX_NAME_LENGTH})
+        if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+            raise PlayerError("name_control", player=name)
+
+
+def _request_fingerprint(kind: str, request: object) -> str:
+    """A digest of a write's request, to tell a retry from another write under the same key."""
+    text = json.dumps([kind, request], sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def as_json_text(value: object) -> str:
+    """JSON text of a value as stored on a hand: keys in their order, UTF-8 as is."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _user(user: User) -> AbstractBaseUser | None:
+    return user if user is not None and user.is_authenticated else None  # type: ignore[return-value]
+
+
+def _line_row(
+    game_id: int, score_: HandScore, seats: dict[str, int], name: str
+) -> dict[str, object]:
+    """One player's score line of a hand (its hand id is added on insert): points and the
+    facts tie-breaks need."""
+    return {
+        "game_id": game_id,
+        "seat_id": seats[name],
+        "points": score_.scores[name],
+        "went_out": name in score_.went_out,
+        "bid_made": (name in score_.made) if score_.made is not None else None,
+        "won": name in score_.won,
+    }
+
+
+def _add_to_totals(game: Game, scores: Iterable[tuple[str, int]], sign: int) -> None:
+    totals = dict(game.totals)
+    for name, points in scores:
+        totals[name] = totals.get(name, 0) + sign * points
+    game.totals = totals
+
+
+def _write_hand(
+    *,
+    game: Game,
+    number: int,
+    revision: int,
+    entry: object,
+    engine: GameRules[Any, Any],
+    record: Any,
+    score_: HandScore,
+    seats: dict[str, int],
+    entered_by: User,
+    via: str,
+    idempotency_key: str,
+    replaces: Hand | None = None,
+    game_state: Mapping[str, object] | None = None,
+    hot_path: bool = False,
+) -> Hand | None:
+    """Insert a hand revision and its score lines; with ``game_state``, also write the game
+    row's totals and numbering. The caller has added the scores to ``game.totals``.
+
+    Through the ORM, except with ``hot_path`` (:func:`hand_record` only, with ``game_state``):
+    then :mod:`scoring.rows` writes all three in one statement where the database allows, and
+    returns None, having written nothing, when another hand of the game already holds
+    ``idempotency_key`` (the ORM path raises ``IntegrityError`` instead)."""
+    values: dict[str, Any] = {
+        "game_id": game.pk,
+        "number": number,
+        "revision": revision,
+        "state": Hand.State.CURRENT,
+        "sequence": engine.schedule_number(record),
+        "entry_text": as_json_text(entry),
+        "record_text": as_json_text(engine.hand_to_json(record)),
+        "warnings": [w.to_json() for w in score_.warnings],
+        "rules_version": engine.rules_version,
+        "replaces_id": replaces.pk if replaces is not None else None,
+        "idempotency_key": idempotency_key,
+        "entered_by_id": getattr(_user(entered_by), "pk", None),
+        "entered_via": via,
+        "created_at": timezone.now(),
+        "voided_at": None,
+    }
+    lines = [_line_row(game.pk, score_, seats, name) for name in score_.scores]
+    if not hot_path:
+        hand = Hand.objects.create(**values)
+        ScoreLine.objects.bulk_create(ScoreLine(hand_id=hand.pk, **line) for line in lines)
+        if game_state is not None:
+            Game.objects.filter(pk=game.pk).update(**game_state)
+    else:
+        assert game_state is not None
+        inserted = rows.insert_with_children_and_update(
+            Hand,
+            values,
+            ScoreLine,
+            "hand_id",
+            lines,
+            Game,
+            game.pk,
+            game_state,
+            skip_duplicate=("game_id", "idempotency_key"),
+        )
+        if inserted is None:
+            return None
+        hand = rows.loaded(Hand, {"id": inserted, **values})
+    if replaces is not None:
+        hand.replaces = replaces
+    if values["entered_by_id"] is not None:
+        hand.entered_by = _user(entered_by)  # type: ignore[assignment]
+    hand.scores_cache = {name: score_.scores[name] for name in seats}
+    return hand
+
+
+def _line_scores(hand: Hand) -> list[tuple[str, int]]:
+    return [(line.seat.name, line.points) for line in hand.lines.select_related("seat")]
+
+
+def _locked(game: Game, *, replay_key: str | None = None, hot_path: bool = False) -> Game:
+    """The game's row, locked until the transaction ends; with ``replay_key``, also the id of
+    the hand an earlier request with that idempotency key wrote (``replay_id``, or None),
+    read after the lock is granted so that it sees a concurrent request's committed hand.
+
+    Through the ORM, except with ``hot_path`` (:func:`hand_record` only): :mod:`scoring.rows`.
+    """
+    if hot_path:
+        locked = rows.select_for_update(Game, game.pk, LOCKED_FIELDS)
+    else:
+        locked = Game.objects.select_for_update().only(*LOCKED_FIELDS).get(pk=game.pk)
+    if replay_key:
+        locked.replay_id = _hand_with_key(game, replay_key)
+    return locked
+
+
+def _hand_with_key(game: Game, key: str) -> int | None:
+    """The id of game ``game``'s hand written under idempotency key ``key``, or None."""
+    return (
+        Hand.objects.filter(game_id=game.pk, idempotency_key=key)
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+LOCKED_FIELDS = (
+    "kind",
+    "options",
+    "state",
+    "sequence_from",
+    "hand_limit",
+    "sequence_wraps",
+    "seating",
+    "totals",
+    "last_number",
+    "current_hands",
+    "last_sequence",
+)
+
+
+def _sequence_state(game: Game, current: Sequence[Hand]) -> None:
+    """Set the game's count and last round or hand from its current hands, in order."""
+    game.current_hands = len(current)
+    game.last_sequence = current[-1].sequence if current else None
+
+
+HAND_STATE_FIELDS = ("totals", "last_number", "current_hands", "last_sequence")
+
+
+def _state(game: Game) -> dict[str, object]:
+    """The totals and numbering state the services keep on the game row."""
+    return {f: getattr(game, f) for f in HAND_STATE_FIELDS}
+
+
+def _save_state(game: Game) -> None:
+    """Write the totals and numbering state the services keep on the game row."""
+    Game.objects.filter(pk=game.pk).update(**_state(game))

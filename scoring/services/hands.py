@@ -1,0 +1,330 @@
+"""Hands: recording the next hand (or round), correcting one by a new revision, voiding one,
+and recomputing the totals from the score lines.
+
+Every write is keyword-only, runs in one transaction under the game row's lock and is
+announced after commit to every listener but ``origin`` (:mod:`scoring.services.seam`). A retry
+with the same idempotency key returns what the first request wrote.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scoring import selectors
+from scoring.errors import (
+    GameFinished,
+    GameNotOpen,
+    HandLimitReached,
+    HandNotFound,
+    IdempotencyKeyReused,
+    StaleRevision,
+    VoidRefused,
+)
+from scoring.events import Change
+from scoring.models import Game, Hand
+from scoring.services.common import (
+    User,
+    _add_to_totals,
+    _hand_with_key,
+    _line_scores,
+    _locked,
+    _save_state,
+    _sequence_state,
+    _state,
+    _write_hand,
+    as_json_text,
+    engine_of,
+)
+from scoring.services.seam import _announce
+from tonkrules import RuleError, find_game
+from tonkrules.errors import SequenceError
+from tonkrules.sheet import (
+    SheetError,
+)
+
+
+def _previous_sequence(game: Game, before: int | None, *, first: bool) -> int | None:
+    """The round or hand number the next one must follow: the one before it, or, for the
+    first of a game that plays a fixed part of the schedule, the number before its start;
+    0 after Bluke's hand 25 when the game's hands start again."""
+    if first and game.sequence_from is not None:
+        return game.sequence_from - 1
+    if (
+        before is not None
+        and game.sequence_wraps
+        and before == find_game(game.kind).schedule_length
+    ):
+        return 0
+    return before
+
+
+def _replayed(hand_id: int | None, entry: object, *, number: int | None) -> Hand | None:
+    """The hand an earlier request with the same idempotency key wrote, if any.
+
+    A new hand replays only a new hand (``number`` None), a correction of hand ``number`` only
+    a correction of that hand.
+
+    Raises:
+        IdempotencyKeyReused: the key was used for a different write.
+    """
+    if hand_id is None:
+        return None
+    hand = Hand.objects.select_related("replaces", "entered_by").get(pk=hand_id)
+    same_write = (
+        hand.replaces_id is None
+        if number is None
+        else (hand.replaces_id is not None and hand.number == number)
+    )
+    if not same_write or hand.entry_text != as_json_text(entry):
+        raise IdempotencyKeyReused(number=hand.number)
+    return hand
+
+
+def _current(game: Game) -> list[Hand]:
+    return list(game.hands.filter(state=Hand.State.CURRENT).order_by("number"))
+
+
+def _next_revision(game: Game, number: int) -> int:
+    last = game.hands.filter(number=number).order_by("-revision").first()
+    return 1 if last is None else last.revision + 1
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    game: Game,
+    entry: object,
+    entered_by: User = None,
+    via: str = Hand.Via.USER,
+    idempotency_key: str | None = None,
+    origin: str | None = None,
+) -> tuple[Hand, bool]:
+    """Check, score and record the next hand (or round) of a game, with its score lines.
+
+    Args:
+        game: the game; it must be in play.
+        entry: one hand object of the score-sheet format, stored verbatim.
+        entered_by: the user who entered it (None for a table link).
+        via: how it came (signed-in user, table link).
+        idempotency_key: the device's key for this write: a retry with the same key returns
+            the hand the first request recorded, and records nothing.
+        origin: the listener on whose behalf the hand is recorded (not told of it); None for
+            a hand a person entered.
+
+    Returns:
+        (the hand, whether it was recorded now).
+
+    Raises:
+        SheetError: the hand breaks a rule; ``hand`` is its position in the sheet.
+        GameFinished: the game is finished.
+    """
+    # The replay of a retried request is looked up only when the hand cannot be recorded:
+    # a finished game, a rule error, or the key already taken (the insert writes nothing).
+    game = _locked(game, hot_path=True)
+    if game.state == Game.State.FINISHED:
+        replay = _replay_of(game, idempotency_key, entry)
+        if replay is not None:
+            return replay, False
+        raise GameFinished(game=game.pk)
+    if game.state == Game.State.WAITING or (
+        game.hand_limit is not None and game.current_hands >= game.hand_limit
+    ):
+        replay = _replay_of(game, idempotency_key, entry)
+        if replay is not None:
+            return replay, False
+        if game.state == Game.State.WAITING:
+            raise GameNotOpen(game=game.pk)
+        raise HandLimitReached(game=game.pk, limit=game.hand_limit)
+    engine, options, seats = engine_of(game)
+    names = list(seats)
+    # A new hand takes a number never used in the game (a voided number stays voided).
+    number = game.last_number + 1
+    previous = _previous_sequence(game, game.last_sequence, first=game.current_hands == 0)
+    try:
+        record = engine.read_hand(entry, players=names, options=options, previous=previous)
+    except RuleError as exc:
+        replay = _replay_of(game, idempotency_key, entry)
+        if replay is not None:
+            return replay, False
+        raise SheetError(exc, game.current_hands + 1, number=number) from exc
+    score_ = engine.score_hand(record, players=names, options=options)
+    _add_to_totals(game, score_.scores.items(), +1)
+    game.last_number = number
+    game.current_hands += 1
+    game.last_sequence = engine.schedule_number(record)
+    hand = _write_hand(
+        game=game,
+        number=number,
+        revision=1,
+        entry=entry,
+        engine=engine,
+        record=record,
+        score_=score_,
+        seats=seats,
+        entered_by=entered_by,
+        via=via,
+        idempotency_key=idempotency_key or "",
+        game_state=_state(game),
+        hot_path=True,
+    )
+    if hand is None:  # the key was taken: answer as the first request was answered
+        replay = _replay_of(game, idempotency_key, entry)
+        if replay is None:
+            raise IntegrityError("a hand insert was skipped, yet no hand holds its key")
+        return replay, False
+    _announce(game.pk, Change.HAND_RECORDED, origin)
+    return hand, True
+
+
+def _replay_of(game: Game, key: str | None, entry: object) -> Hand | None:
+    """The new hand an earlier request with ``key`` recorded in ``game``, if any.
+
+    Raises:
+        IdempotencyKeyReused: the key was used for a different write.
+    """
+    if not key:
+        return None
+    return _replayed(_hand_with_key(game, key), entry, number=None)
+
+
+@transaction.atomic
+def hand_correct(
+    *,
+    game: Game,
+    number: int,
+    revision: int,
+    entry: object,
+    entered_by: User = None,
+    via: str = Hand.Via.USER,
+    idempotency_key: str | None = None,
+    origin: str | None = None,
+) -> tuple[Hand, bool]:
+    """Correct hand ``number``: a new revision that replaces the current one; every later
+    total follows.
+
+    Args:
+        number: the hand's number in the game.
+        revision: the revision the correction was made from; it must still be current.
+        entry: the corrected hand object, stored verbatim.
+        idempotency_key: a retry with the same key returns the revision it wrote.
+        origin: the listener on whose behalf it is corrected (not told of it).
+
+    Returns:
+        (the new revision, whether it was written now).
+
+    Raises:
+        HandNotFound: no current hand ``number``.
+        StaleRevision: ``revision`` is not the current one (``current_revision`` says which is).
+        SheetError: the corrected hand breaks a rule (including a round or hand number that
+            would break the sequence with the hands around it).
+    """
+    game = _locked(game, replay_key=idempotency_key)
+    existing = _replayed(game.replay_id, entry, number=number)
+    if existing is not None:
+        return existing, False
+    current = _current(game)
+    index = next((i for i, h in enumerate(current) if h.number == number), None)
+    if index is None:
+        raise HandNotFound(number=number)
+    old = current[index]
+    if old.revision != revision:
+        raise StaleRevision(
+            params={"revision": revision}, number=number, current_revision=old.revision
+        )
+    engine, options, seats = engine_of(game)
+    names = list(seats)
+    previous = _previous_sequence(
+        game, current[index - 1].sequence if index else None, first=index == 0
+    )
+    try:
+        record = engine.read_hand(entry, players=names, options=options, previous=previous)
+        following = current[index + 1] if index + 1 < len(current) else None
+        new_sequence = engine.schedule_number(record)
+        if (
+            following is not None
+            and new_sequence is not None
+            and following.sequence != new_sequence + 1
+        ):
+            raise SequenceError(
+                "not_consecutive.correction",
+                params={
+                    "number_key": engine.number_key,
+                    "following": following.sequence,
+                    "sequence": old.sequence,
+                },
+            )
+    except RuleError as exc:
+        raise SheetError(exc, index + 1, number=number) from exc
+    score_ = engine.score_hand(record, players=names, options=options)
+    _add_to_totals(game, _line_scores(old), -1)
+    _add_to_totals(game, score_.scores.items(), +1)
+    if index == len(current) - 1:
+        game.last_sequence = engine.schedule_number(record)
+    old.state = Hand.State.SUPERSEDED
+    old.save(update_fields=("state",))
+    hand = _write_hand(
+        game=game,
+        number=number,
+        revision=_next_revision(game, number),
+        entry=entry,
+        engine=engine,
+        record=record,
+        score_=score_,
+        seats=seats,
+        entered_by=entered_by,
+        via=via,
+        idempotency_key=idempotency_key or "",
+        replaces=old,
+        game_state=_state(game),
+    )
+    if hand is None:  # the key was taken meanwhile (the lock makes this impossible)
+        raise IntegrityError("a correction was skipped: its idempotency key is taken")
+    _announce(game.pk, Change.HAND_CORRECTED, origin)
+    return hand, True
+
+
+@transaction.atomic
+def hand_void(*, game: Game, number: int, origin: str | None = None) -> Hand:
+    """Void hand ``number``: it no longer counts. Tonk: any hand. Rook and Bluke: only the
+    latest, so the sequence of rounds or hands stays whole (an earlier one is corrected
+    instead). Voiding a hand already voided returns it unchanged. ``origin``: the listener on
+    whose behalf it acts (not told of it).
+
+    Raises:
+        HandNotFound: no hand ``number``.
+        VoidRefused: a Rook round or Bluke hand that is not the latest.
+    """
+    game = _locked(game)
+    current = _current(game)
+    hand = next((h for h in current if h.number == number), None)
+    if hand is None:
+        last = game.hands.filter(number=number).order_by("-revision").first()
+        if last is not None and last.state == Hand.State.VOIDED:
+            return last
+        raise HandNotFound(number=number)
+    engine = find_game(game.kind)
+    if engine.number_key is not None and hand is not current[-1]:
+        raise VoidRefused(
+            params={
+                "number_key": engine.number_key,
+                "title": engine.title,
+                "sequence": hand.sequence,
+            },
+            number=number,
+            latest=current[-1].number,
+        )
+    _add_to_totals(game, _line_scores(hand), -1)
+    hand.state = Hand.State.VOIDED
+    hand.voided_at = timezone.now()
+    hand.save(update_fields=("state", "voided_at"))
+    _sequence_state(game, [h for h in current if h is not hand])
+    _save_state(game)
+    _announce(game.pk, Change.HAND_VOIDED, origin)
+    return hand
+
+
+def game_totals_rebuild(*, game: Game) -> dict[str, int]:
+    """Every seat's total recomputed from the current score lines (the source of truth);
+    ``Game.totals`` must always equal it. Writes nothing."""
+    return selectors.game_totals(game)

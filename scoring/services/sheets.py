@@ -1,0 +1,112 @@
+"""Score sheets: importing a whole sheet as a new game, and the background scoring jobs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.models import Game, Hand, ScoresheetJob
+from scoring.services.common import (
+    User,
+    _add_to_totals,
+    _request_fingerprint,
+    _save_state,
+    _sequence_state,
+    _write_hand,
+)
+from scoring.services.games import game_start
+from scoring.tasks import scoresheet_job_run
+from tonkrules.sheet import (
+    read_sheet,
+    score,
+    score_sheet_json,
+)
+
+
+@transaction.atomic
+def scoresheet_import(
+    *,
+    sheet: object,
+    club: Any = None,
+    created_by: User = None,
+    idempotency_key: str | None = None,
+) -> tuple[Game, bool]:
+    """Import a whole score sheet as a new game, its hands stored verbatim, scored and lined.
+
+    Returns:
+        (the game, whether it was created now; a retry with the same key returns the first).
+
+    Raises:
+        SheetError: the sheet breaks a rule or the format; nothing is stored.
+    """
+    checked = read_sheet(sheet)
+    assert isinstance(sheet, dict)
+    result = score(checked)
+    game, created = game_start(
+        kind=checked.game.name,
+        players=list(checked.players),
+        options=sheet.get("options"),
+        stake=sheet.get("stake"),
+        currency=sheet.get("currency"),
+        club=club,
+        created_by=created_by,
+        idempotency_key=idempotency_key,
+        _fingerprint=_request_fingerprint("import", [sheet, getattr(club, "pk", None)]),
+    )
+    if not created:
+        return game, False
+    engine = checked.game
+    seats = {name: seat_id for name, seat_id in game.seating}
+    hands = []
+    for number, (entry, record, score_) in enumerate(
+        zip(sheet["hands"], checked.hands, result.hands, strict=True), 1
+    ):
+        _add_to_totals(game, score_.scores.items(), +1)
+        hand = _write_hand(
+            game=game,
+            number=number,
+            revision=1,
+            entry=entry,
+            engine=engine,
+            record=record,
+            score_=score_,
+            seats=seats,
+            entered_by=created_by,
+            via=Hand.Via.IMPORT,
+            idempotency_key="",
+        )
+        hands.append(hand)
+    game.last_number = len(hands)
+    _sequence_state(game, hands)
+    _save_state(game)
+    return game, True
+
+
+@transaction.atomic
+def scoresheet_job_submit(*, sheet: object) -> ScoresheetJob:
+    """Store ``sheet`` as a queued job and score it in the background once this commits.
+
+    In the embedded mode the task runs eagerly, right after the commit, in this process.
+    """
+    job = ScoresheetJob.objects.create(sheet=sheet)
+    scoresheet_job_run.delay_on_commit(job.pk)
+    return job
+
+
+@transaction.atomic
+def scoresheet_job_complete(*, job_id: int) -> ScoresheetJob:
+    """Score job ``job_id``'s sheet with the rules engine and record the result.
+
+    A sheet that breaks a rule is done too: its result is the engine's ``{"error": ...}``.
+    Idempotent: a job already done is returned unchanged.
+    """
+    job = ScoresheetJob.objects.select_for_update().get(pk=job_id)
+    if job.status == ScoresheetJob.Status.DONE:
+        return job
+    _exit_code, job.result = score_sheet_json(job.sheet)
+    job.status = ScoresheetJob.Status.DONE
+    job.finished_at = timezone.now()
+    job.save(update_fields=("result", "status", "finished_at"))
+    return job
