@@ -1,26 +1,18 @@
-"""Forms of the director's dashboard: creating a tournament, registering players, substitutes.
-
-The forms parse what was typed into the arguments of the tournaments services; the rules
-(table sizes a game allows, rounds, zero for Rook…) are checked once, by the services, and a
-refusal is shown next to the field it concerns (``TournamentError.field``), in words built here
-from the error's stable code so that they can be translated.
-"""
+"""The new-tournament form: the game, its house rules and stake, the seating method, table
+sizes, rounds, time zone and clock, the standings basis; a refusal of
+:func:`tournaments.services.tournament_create` is shown next to the field it concerns."""
 
 from __future__ import annotations
 
-import unicodedata
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 from zoneinfo import ZoneInfo, available_timezones
 
 from django import forms
-from django.db import transaction
 from django.utils import timezone
-from django.utils.functional import Promise
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import games
@@ -34,95 +26,13 @@ from scoring.forms import (
     start_error_text,
 )
 from scoring.games import adapter_for
-from scoring.messages import error_message
-from scoring.services import MAX_NAME_LENGTH
 from tonkrules import RuleError
-from tournaments import services
 from tournaments.errors import TournamentError
+from tournaments.forms.common import MAX_ROUNDS, error_text, table_sizes
 from tournaments.models import (
     Club,
-    Player,
-    Registration,
-    Round,
-    TableSeat,
     Tournament,
 )
-
-
-def table_sizes() -> range:
-    """The table sizes offered: from the fewest to the most players of any registered game
-    (the service refuses those the chosen game does not allow)."""
-    adapters = games.all_adapters()
-    return range(
-        min(a.rules.min_players for a in adapters), max(a.rules.max_players for a in adapters) + 1
-    )
-
-
-MAX_ROUNDS = 99
-"""The most rounds the form takes for any game (``GameRules.max_rounds`` may be fewer)."""
-
-
-# --- words for the services' refusals ---------------------------------------------------------
-
-ERROR_TEXT: dict[str, Promise] = {
-    "not_director": _("Only the club's directors run its tournaments."),
-    "bad_name": _("Give it a name of 1 to 120 characters."),
-    "bad_stake": _("Type the stake as an amount such as 0.25, and a three-letter currency."),
-    "bad_sizes": _("%(game)s is played by %(min)d to %(max)d players: tick only those sizes."),
-    "bad_prefer": _("The preferred size must be one of the ticked table sizes."),
-    "bad_rounds": _("Type a whole number of rounds from 1 to %(max)d."),
-    "bad_hands_per_round": _("Type a whole number of hands from 1 to %(max)d."),
-    "bad_method": _("Choose one of the seating methods."),
-    "bad_missed_round_score": _("Choose how a missed round scores."),
-    "zero_for_rook": _(
-        "A missed Toonerville Rook round cannot score zero: the lowest total wins, so missing a "
-        "round would be an advantage."
-    ),
-    "bad_basis": _("Choose what the standings add up."),
-    "bad_time_zone": _("Choose a time zone from the list."),
-    "bad_minutes_per_round": _("Type a whole number of minutes from 1 to 1440, or leave it blank."),
-    "bad_seed": _("Type a whole number of at least 0."),
-    "other_club": _("%(name)s is not a player of this club."),
-    "already_registered": _("%(name)s is already registered."),
-    "finished": _("Every round is seated: it is too late to enter."),
-    "round_not_complete": _("Round %(round)s is not complete: close it before seating the next."),
-    "all_seated": _("Every round of this tournament is seated."),
-    "too_few_players": _("Too few active players to fill the smallest table."),
-    "not_seated": _("That player has no seat in this round."),
-    "not_published": _("The round is not published."),
-    "complete": _("The round is complete: it can no longer change."),
-    "results_exist": _(
-        "The round has results: its seating can no longer change. Correct the results instead."
-    ),
-    "already_seated": _("%(name)s already sits in this round."),
-}
-
-
-def error_text(exc: TournamentError, **params: object) -> str:
-    """What people read when a service refuses a request, from the error's stable code and
-    the values its words name (the error's details and parameters, then ``params``); the
-    error's own sentence (translated, ``scoring.messages.error_message``) when the code has
-    no words here or a value is missing."""
-    template = ERROR_TEXT.get(exc.code)
-    if template is None:
-        return error_message(exc)
-    values = {**exc.context(), **params}
-    try:
-        return str(template) % values
-    except (KeyError, TypeError, ValueError):
-        return error_message(exc)
-
-
-def _name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a player's name (the scoring tables' rule), or None."""
-    if len(name) > MAX_NAME_LENGTH:
-        return gettext("A name has at most %(max)d characters.") % {"max": MAX_NAME_LENGTH}
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-        return gettext("A name cannot hold tabs or other control characters.")
-    return None
-
-
-# --- creating a tournament --------------------------------------------------------------------
 
 
 def _has_stakes(kind: object) -> bool:
@@ -473,191 +383,3 @@ class TournamentForm(forms.Form):
         if field in self.fields:
             return field
         return None
-
-
-# --- registering players ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Registered:
-    """What a registration request did: the players registered now, and those already in."""
-
-    added: list[Registration]
-    already: list[str]
-
-
-class RegisterForm(forms.Form):
-    """Register players: club players picked by checkbox, and names typed or pasted one a line
-    (a club player's name, letter case aside, registers that player; any other name adds a
-    new player to the club). Between rounds these are late entries.
-
-    Args:
-        tournament: the tournament to register them in.
-    """
-
-    players = forms.ModelMultipleChoiceField(
-        label=_("Club players"),
-        queryset=Player.objects.none(),
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
-    names = forms.CharField(
-        label=_("Add by name"),
-        required=False,
-        max_length=20_000,
-        help_text=_(
-            "One name a line: type a newcomer's name, or paste a whole list. A club player's "
-            "name registers that player; any other name adds a new player to the club."
-        ),
-        widget=forms.Textarea(attrs={"rows": 3, "autocomplete": "off", "autocapitalize": "words"}),
-    )
-
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.tournament = tournament
-        self.fields["players"].queryset = (
-            Player.objects.filter(club_id=tournament.club_id)
-            .exclude(registrations__tournament=tournament)
-            .order_by("name", "id")
-        )
-
-    def clean_names(self) -> list[str]:
-        """The typed names, one a line, stripped, blank lines and repeats dropped."""
-        names: list[str] = []
-        seen: set[str] = set()
-        problems: list[str] = []
-        for line in (self.cleaned_data.get("names") or "").splitlines():
-            name = " ".join(line.split())
-            if not name or name.casefold() in seen:
-                continue
-            problem = _name_problem(name)
-            if problem:
-                problems.append(f"{name[:40]}: {problem}")
-                continue
-            seen.add(name.casefold())
-            names.append(name)
-        if problems:
-            raise forms.ValidationError(problems)
-        return names
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        if not self.errors and not cleaned.get("players") and not cleaned.get("names"):
-            raise forms.ValidationError(gettext("Tick a club player or type a name to register."))
-        return cleaned
-
-    @transaction.atomic
-    def save(self) -> Registered:
-        """Create the players the names are new for, and register everyone (one transaction:
-        a refusal other than "already registered" registers nobody and creates nobody).
-
-        Raises:
-            TournamentError: from :func:`tournaments.services.registration_add`.
-        """
-        club_players = {
-            p.name.casefold(): p for p in Player.objects.filter(club_id=self.tournament.club_id)
-        }
-        players: list[Player] = list(self.cleaned_data.get("players") or [])
-        chosen = {p.pk for p in players}
-        for name in self.cleaned_data.get("names") or []:
-            player = club_players.get(name.casefold())
-            if player is None:
-                player, _created = Player.objects.get_or_create(
-                    club_id=self.tournament.club_id, name=name
-                )
-                club_players[name.casefold()] = player
-            if player.pk not in chosen:
-                chosen.add(player.pk)
-                players.append(player)
-        added: list[Registration] = []
-        already: list[str] = []
-        for player in players:
-            try:
-                added.append(services.registration_add(tournament=self.tournament, player=player))
-            except TournamentError as exc:
-                if exc.code != "already_registered":
-                    raise
-                already.append(player.name)
-        return Registered(added=added, already=already)
-
-
-def registered_text(result: Registered) -> list[str]:
-    """The messages saying what a registration did."""
-    texts = []
-    if result.added:
-        names = ", ".join(r.player.name for r in result.added)
-        count = len(result.added)
-        late = [r for r in result.added if r.from_round > 1]
-        if late:
-            texts.append(
-                ngettext(
-                    "Registered %(names)s, from round %(round)d (a late entry).",
-                    "Registered %(count)d players, from round %(round)d (late entries): %(names)s.",
-                    count,
-                )
-                % {"names": names, "count": count, "round": late[0].from_round}
-            )
-        else:
-            texts.append(
-                ngettext(
-                    "Registered %(names)s.",
-                    "Registered %(count)d players: %(names)s.",
-                    count,
-                )
-                % {"names": names, "count": count}
-            )
-    if result.already:
-        texts.append(
-            gettext("Already registered: %(names)s.") % {"names": ", ".join(result.already)}
-        )
-    return texts
-
-
-# --- substitutes ------------------------------------------------------------------------------
-
-
-class SubstituteForm(forms.Form):
-    """A substitute plays a seated player's seat in a round: which seat, and who plays it.
-
-    Args:
-        round: the round.
-    """
-
-    registration = forms.TypedChoiceField(label=_("Seated player"), coerce=int)
-    substitute = forms.CharField(
-        label=_("Substitute's name"),
-        max_length=MAX_NAME_LENGTH,
-        help_text=_(
-            "Their hands are recorded under this name; the seated player misses the round."
-        ),
-        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
-    )
-
-    def __init__(self, *args: Any, round: Round, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.round = round
-        seats = (
-            TableSeat.objects.filter(round=round)
-            .select_related("registration__player", "table")
-            .order_by("registration__player__name", "id")
-        )
-        self.seats = {seat.registration_id: seat for seat in seats}
-        self.fields["registration"].choices = [
-            (
-                seat.registration_id,
-                gettext("%(name)s, table %(table)d")
-                % {"name": seat.registration.player.name, "table": seat.table.number}
-                + (f" ({seat.substitute})" if seat.substitute else ""),
-            )
-            for seat in self.seats.values()
-        ]
-
-    def clean_substitute(self) -> str:
-        name = " ".join((self.cleaned_data.get("substitute") or "").split())
-        problem = _name_problem(name)
-        if problem:
-            raise forms.ValidationError(problem)
-        return name
-
-    def registration_object(self) -> Registration:
-        return self.seats[self.cleaned_data["registration"]].registration

@@ -1,0 +1,92 @@
+"""What the director's forms share: the table sizes and most rounds offered, the words for the
+tournaments services' refusals (built from the error's stable code, so that they can be
+translated), and the check of a player's name.
+
+Names starting with ``_`` are shared within ``tournaments.forms`` only.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring import games
+from scoring.messages import error_message
+from scoring.services import MAX_NAME_LENGTH
+from tournaments.errors import TournamentError
+
+
+def table_sizes() -> range:
+    """The table sizes offered: from the fewest to the most players of any registered game
+    (the service refuses those the chosen game does not allow)."""
+    adapters = games.all_adapters()
+    return range(
+        min(a.rules.min_players for a in adapters), max(a.rules.max_players for a in adapters) + 1
+    )
+
+
+MAX_ROUNDS = 99
+"""The most rounds the form takes for any game (``GameRules.max_rounds`` may be fewer)."""
+
+
+# --- words for the services' refusals ---------------------------------------------------------
+
+ERROR_TEXT: dict[str, Promise] = {
+    "not_director": _("Only the club's directors run its tournaments."),
+    "bad_name": _("Give it a name of 1 to 120 characters."),
+    "bad_stake": _("Type the stake as an amount such as 0.25, and a three-letter currency."),
+    "bad_sizes": _("%(game)s is played by %(min)d to %(max)d players: tick only those sizes."),
+    "bad_prefer": _("The preferred size must be one of the ticked table sizes."),
+    "bad_rounds": _("Type a whole number of rounds from 1 to %(max)d."),
+    "bad_hands_per_round": _("Type a whole number of hands from 1 to %(max)d."),
+    "bad_method": _("Choose one of the seating methods."),
+    "bad_missed_round_score": _("Choose how a missed round scores."),
+    "zero_for_rook": _(
+        "A missed Toonerville Rook round cannot score zero: the lowest total wins, so missing a "
+        "round would be an advantage."
+    ),
+    "bad_basis": _("Choose what the standings add up."),
+    "bad_time_zone": _("Choose a time zone from the list."),
+    "bad_minutes_per_round": _("Type a whole number of minutes from 1 to 1440, or leave it blank."),
+    "bad_seed": _("Type a whole number of at least 0."),
+    "other_club": _("%(name)s is not a player of this club."),
+    "already_registered": _("%(name)s is already registered."),
+    "finished": _("Every round is seated: it is too late to enter."),
+    "round_not_complete": _("Round %(round)s is not complete: close it before seating the next."),
+    "all_seated": _("Every round of this tournament is seated."),
+    "too_few_players": _("Too few active players to fill the smallest table."),
+    "not_seated": _("That player has no seat in this round."),
+    "not_published": _("The round is not published."),
+    "complete": _("The round is complete: it can no longer change."),
+    "results_exist": _(
+        "The round has results: its seating can no longer change. Correct the results instead."
+    ),
+    "already_seated": _("%(name)s already sits in this round."),
+}
+
+
+def error_text(exc: TournamentError, **params: object) -> str:
+    """What people read when a service refuses a request, from the error's stable code and
+    the values its words name (the error's details and parameters, then ``params``); the
+    error's own sentence (translated, ``scoring.messages.error_message``) when the code has
+    no words here or a value is missing."""
+    template = ERROR_TEXT.get(exc.code)
+    if template is None:
+        return error_message(exc)
+    values = {**exc.context(), **params}
+    try:
+        return str(template) % values
+    except (KeyError, TypeError, ValueError):
+        return error_message(exc)
+
+
+def _name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name (the scoring tables' rule), or None."""
+    if len(name) > MAX_NAME_LENGTH:
+        return gettext("A name has at most %(max)d characters.") % {"max": MAX_NAME_LENGTH}
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        return gettext("A name cannot hold tabs or other control characters.")
+    return None

@@ -1,0 +1,156 @@
+"""Registering players in a tournament: club players picked by checkbox and names typed or
+pasted, and the messages saying what a registration did."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.db import transaction
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.forms.common import _name_problem
+from tournaments.models import (
+    Player,
+    Registration,
+    Tournament,
+)
+
+
+@dataclass(frozen=True)
+class Registered:
+    """What a registration request did: the players registered now, and those already in."""
+
+    added: list[Registration]
+    already: list[str]
+
+
+class RegisterForm(forms.Form):
+    """Register players: club players picked by checkbox, and names typed or pasted one a line
+    (a club player's name, letter case aside, registers that player; any other name adds a
+    new player to the club). Between rounds these are late entries.
+
+    Args:
+        tournament: the tournament to register them in.
+    """
+
+    players = forms.ModelMultipleChoiceField(
+        label=_("Club players"),
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    names = forms.CharField(
+        label=_("Add by name"),
+        required=False,
+        max_length=20_000,
+        help_text=_(
+            "One name a line: type a newcomer's name, or paste a whole list. A club player's "
+            "name registers that player; any other name adds a new player to the club."
+        ),
+        widget=forms.Textarea(attrs={"rows": 3, "autocomplete": "off", "autocapitalize": "words"}),
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        self.fields["players"].queryset = (
+            Player.objects.filter(club_id=tournament.club_id)
+            .exclude(registrations__tournament=tournament)
+            .order_by("name", "id")
+        )
+
+    def clean_names(self) -> list[str]:
+        """The typed names, one a line, stripped, blank lines and repeats dropped."""
+        names: list[str] = []
+        seen: set[str] = set()
+        problems: list[str] = []
+        for line in (self.cleaned_data.get("names") or "").splitlines():
+            name = " ".join(line.split())
+            if not name or name.casefold() in seen:
+                continue
+            problem = _name_problem(name)
+            if problem:
+                problems.append(f"{name[:40]}: {problem}")
+                continue
+            seen.add(name.casefold())
+            names.append(name)
+        if problems:
+            raise forms.ValidationError(problems)
+        return names
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if not self.errors and not cleaned.get("players") and not cleaned.get("names"):
+            raise forms.ValidationError(gettext("Tick a club player or type a name to register."))
+        return cleaned
+
+    @transaction.atomic
+    def save(self) -> Registered:
+        """Create the players the names are new for, and register everyone (one transaction:
+        a refusal other than "already registered" registers nobody and creates nobody).
+
+        Raises:
+            TournamentError: from :func:`tournaments.services.registration_add`.
+        """
+        club_players = {
+            p.name.casefold(): p for p in Player.objects.filter(club_id=self.tournament.club_id)
+        }
+        players: list[Player] = list(self.cleaned_data.get("players") or [])
+        chosen = {p.pk for p in players}
+        for name in self.cleaned_data.get("names") or []:
+            player = club_players.get(name.casefold())
+            if player is None:
+                player, _created = Player.objects.get_or_create(
+                    club_id=self.tournament.club_id, name=name
+                )
+                club_players[name.casefold()] = player
+            if player.pk not in chosen:
+                chosen.add(player.pk)
+                players.append(player)
+        added: list[Registration] = []
+        already: list[str] = []
+        for player in players:
+            try:
+                added.append(services.registration_add(tournament=self.tournament, player=player))
+            except TournamentError as exc:
+                if exc.code != "already_registered":
+                    raise
+                already.append(player.name)
+        return Registered(added=added, already=already)
+
+
+def registered_text(result: Registered) -> list[str]:
+    """The messages saying what a registration did."""
+    texts = []
+    if result.added:
+        names = ", ".join(r.player.name for r in result.added)
+        count = len(result.added)
+        late = [r for r in result.added if r.from_round > 1]
+        if late:
+            texts.append(
+                ngettext(
+                    "Registered %(names)s, from round %(round)d (a late entry).",
+                    "Registered %(count)d players, from round %(round)d (late entries): %(names)s.",
+                    count,
+                )
+                % {"names": names, "count": count, "round": late[0].from_round}
+            )
+        else:
+            texts.append(
+                ngettext(
+                    "Registered %(names)s.",
+                    "Registered %(count)d players: %(names)s.",
+                    count,
+                )
+                % {"names": names, "count": count}
+            )
+    if result.already:
+        texts.append(
+            gettext("Already registered: %(names)s.") % {"names": ", ".join(result.already)}
+        )
+    return texts

@@ -1,0 +1,64 @@
+"""Substitutes: who plays a seated player's seat in a round."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.services import MAX_NAME_LENGTH
+from tournaments.forms.common import _name_problem
+from tournaments.models import (
+    Registration,
+    Round,
+    TableSeat,
+)
+
+
+class SubstituteForm(forms.Form):
+    """A substitute plays a seated player's seat in a round: which seat, and who plays it.
+
+    Args:
+        round: the round.
+    """
+
+    registration = forms.TypedChoiceField(label=_("Seated player"), coerce=int)
+    substitute = forms.CharField(
+        label=_("Substitute's name"),
+        max_length=MAX_NAME_LENGTH,
+        help_text=_(
+            "Their hands are recorded under this name; the seated player misses the round."
+        ),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+    )
+
+    def __init__(self, *args: Any, round: Round, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.round = round
+        seats = (
+            TableSeat.objects.filter(round=round)
+            .select_related("registration__player", "table")
+            .order_by("registration__player__name", "id")
+        )
+        self.seats = {seat.registration_id: seat for seat in seats}
+        self.fields["registration"].choices = [
+            (
+                seat.registration_id,
+                gettext("%(name)s, table %(table)d")
+                % {"name": seat.registration.player.name, "table": seat.table.number}
+                + (f" ({seat.substitute})" if seat.substitute else ""),
+            )
+            for seat in self.seats.values()
+        ]
+
+    def clean_substitute(self) -> str:
+        name = " ".join((self.cleaned_data.get("substitute") or "").split())
+        problem = _name_problem(name)
+        if problem:
+            raise forms.ValidationError(problem)
+        return name
+
+    def registration_object(self) -> Registration:
+        return self.seats[self.cleaned_data["registration"]].registration
