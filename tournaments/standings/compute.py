@@ -1,211 +1,34 @@
-"""Standings: the ranking of a tournament's registered players, from their tables' results.
-
-Pure: no Django, no database, no I/O, no clock. ``tournaments.selectors.standings`` reads the
-registrations and the seat results (two queries; the seat results are materialised by
-``tournaments.services.seam.game_changed``), calls :func:`compute_standings` and caches the
-rows; anything else (a test, a command-line tool, the benchmark) can call it the same way.
-
-Words used throughout (issue 6, "Standings" and "Missed rounds"):
-
-- **result**: one seat's aggregate over the current hands of one game (a table of one round):
-  :class:`SeatRecord`. A seat counts for the registered player whose player id it carries; a
-  substitute's seat (no player id, or the id of a player who is not registered) counts for
-  nobody, though it still takes a place at its table.
-- **round score**: a player's score in one round. Basis ``total``: the sum of their points at
-  their table that round (Rook and Bluke points, Tonk net stake units). Basis ``placement``: the
-  placement points their table gave them (below).
-- **placement points**: at a table of ``n`` seats with results, place ``p`` (1 = best by the
-  table's round scores; Rook: lowest points is best) earns ``(n - p) / (n - 1)``: 1 for the
-  winner, 0 for the last, so tables of different sizes compare fairly. Tied seats share: they
-  split the points of the places they span equally (4 seats, two tied for 2nd: each gets
-  (2/3 + 1/3) / 2 = 1/2). A table where only one seat has results (not possible with valid
-  score lines) gives it 1/2.
-- **missed round**: a round from 1 to ``rounds_complete`` in which a registered player has no
-  result (sat out, entered late, withdrawn, absent with a substitute in the seat, or their table
-  was not played). It scores ``missed_round_score``: ``average``, the exact mean of the round
-  scores of the registered players who have a result in that round; ``zero``; ``worst``, the
-  worst of those round scores (Rook totals: the highest; otherwise the lowest). A round nobody
-  registered played scores 0 for everyone. Rounds after ``rounds_complete`` (in progress) count
-  the results entered so far and give no missed rounds.
-- **total**: the sum of the round scores, missed rounds included. Rook totals: lowest wins; every
-  other case (Bluke, Tonk, and placement for every game): highest wins.
-- **tie-breaks**, in order, each its own column, as the game's rules declare them
-  (``GameRules.tiebreaks``, :class:`tonkrules.games.TieBreak`): Rook, rounds gone out
-  (more is better) then best single round (the lowest round points of a round played); Bluke,
-  bids made (more) then best single hand (the highest points of a hand); Tonk, hands won (more)
-  then best single round (the highest round stake units). A count (``went_out``,
-  ``bids_made``, ``won``) sums the flagged hands; a best round or hand takes the best end in the
-  tie-break's direction. They count the player's own results only and always use points (or
-  stake units), whatever the basis. A player with no result has no best round or hand
-  (``None``) and ranks below any who has one.
-- **place**: players equal on the total and both tie-breaks share a place, numbered like sports
-  tables (1, 2=, 2=, 4) and listed by name within it.
-
-Arithmetic is exact throughout: ints and :class:`fractions.Fraction`, never a float, never
-rounded before comparing. Internally each round score is an integer numerator over one common
-denominator (1 for totals; a multiple of every ``2 (n - 1)`` for placement), held in numpy
-``int64`` matrices (players x rounds) so that 10,000 results take a few milliseconds; a
-:class:`~fractions.Fraction` is made once per distinct round score and shared between the rows
-(which also keeps the pickled rows small and quick to load from a cache). Totals are compared
-as integers over their least common denominator (Python ints: no overflow).
-"""
+"""The standings computation: placement points, missed rounds, totals, tie-breaks and places,
+in exact arithmetic over numpy ``int64`` matrices. Pure; the words are defined in
+:mod:`tournaments.standings`, the shapes in :mod:`tournaments.standings.shapes`."""
 
 from __future__ import annotations
 
 import math
 import operator
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from itertools import repeat
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from tonkrules import find_game
-from tonkrules.errors import RuleError
-from tonkrules.games import TIEBREAK_BESTS, TIEBREAK_COUNTS, GameRules, TieBreak
-
-BASES = ("total", "placement")
-MISSED_SCORES = ("average", "zero", "worst")
+from tonkrules.games import TIEBREAK_COUNTS, GameRules, TieBreak
+from tournaments.standings.shapes import (
+    BASES,
+    MISSED_SCORES,
+    Entry,
+    RoundScore,
+    SeatColumns,
+    SeatRecord,
+    StandingRow,
+    fields_read,
+    rules_of,
+)
 
 #: Placement points are added as int64 numerators over one denominator: the least common
 #: multiple of 2 (n - 1) over the table sizes n, far below this for tables of 2 to 20 seats.
 MAX_DENOMINATOR = 2**40
-
-
-def rules_of(kind: str | GameRules[Any, Any]) -> GameRules[Any, Any]:
-    """The rules object of a game given by name (``tonkrules.find_game``) or as itself.
-
-    Raises:
-        ValueError: no game of that name.
-    """
-    if isinstance(kind, GameRules):
-        return kind
-    try:
-        return find_game(kind)
-    except RuleError as exc:
-        raise ValueError(f"unknown game {kind!r}: {exc}") from exc
-
-
-def tiebreak_keys(kind: str | GameRules[Any, Any]) -> tuple[str, ...]:
-    """The keys of a game's tie-break columns, in the order they are applied (after the
-    total): the order of :attr:`StandingRow.tiebreaks`."""
-    return tuple(t.key for t in rules_of(kind).tiebreaks)
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A registered player: registration and player ids, the name shown, the first round they
-    could be seated in (late entry) and the round after which they withdrew (``None``: still
-    playing). Withdrawn players stay in the standings, flagged."""
-
-    registration_id: int
-    player_id: int
-    name: str
-    from_round: int = 1
-    withdrawn_after: int | None = None
-
-    @property
-    def withdrawn(self) -> bool:
-        return self.withdrawn_after is not None
-
-
-class SeatRecord(NamedTuple):
-    """One seat's aggregate over the current hands of one game (one table of one round).
-
-    ``points`` is the sum of the seat's score lines (Rook and Bluke points, Tonk stake units),
-    ``max_points`` and ``min_points`` its best and worst single hand, ``hands`` the number of
-    lines, ``went_out``, ``bids_made`` and ``won`` the number of lines with that flag set.
-    ``player_id`` is the seat's player (``None`` for a guest or substitute). A named tuple, not
-    a dataclass: :func:`compute_standings` also takes plain tuples in this field order, as the
-    seat results query returns them, without building one object per row.
-    """
-
-    round: int
-    game_id: int
-    seat_id: int
-    player_id: int | None
-    points: int
-    max_points: int
-    min_points: int
-    hands: int
-    went_out: int
-    bids_made: int
-    won: int
-
-
-class SeatColumns(NamedTuple):
-    """The same results as columns: for each field of :class:`SeatRecord` that the computation
-    reads, one sequence holding that field of every result, in the same order in every column.
-    A column that the tournament's game does not read (:func:`fields_read`) may be ``None``.
-    What a query gives most cheaply: five or six of the eleven values of each result, and no
-    tuple kept per result."""
-
-    round: Sequence[int]
-    game_id: Sequence[int]
-    player_id: Sequence[int | None]
-    points: Sequence[int]
-    max_points: Sequence[int] | None = None
-    went_out: Sequence[int] | None = None
-    bids_made: Sequence[int] | None = None
-    won: Sequence[int] | None = None
-    min_points: Sequence[int] | None = None
-
-
-def fields_read(kind: str | GameRules[Any, Any]) -> tuple[str, ...]:
-    """The fields of a :class:`SeatRecord` that the computation reads for a game: the round,
-    the table, whose seat it is, the points, and what the game's tie-breaks count
-    (``GameRules.tiebreaks``): Rook rounds gone out; Bluke the best hand and bids made; Tonk
-    hands won. Raises ``ValueError`` for an unknown game or tie-break source."""
-    read = ["round", "game_id", "player_id", "points"]
-    for tiebreak in rules_of(kind).tiebreaks:
-        if tiebreak.source in TIEBREAK_COUNTS:
-            field = tiebreak.source
-        elif tiebreak.source == "best_hand":
-            field = "max_points" if tiebreak.higher_is_better else "min_points"
-        elif tiebreak.source in TIEBREAK_BESTS:
-            continue  # the best round: from the points
-        else:
-            raise ValueError(f"unknown tie-break source {tiebreak.source!r}")
-        if field not in read:
-            read.append(field)
-    return tuple(read)
-
-
-class RoundScore(NamedTuple):
-    """A player's score in one round and whether it is a missed round's score."""
-
-    score: Fraction
-    missed: bool
-
-
-@dataclass(frozen=True)
-class StandingRow:
-    """One line of the standings.
-
-    ``label`` is the place as shown ("2" or, when shared, "2="); ``rounds`` maps each round
-    number, in order, to its :class:`RoundScore` (every round up to ``rounds_complete``, and
-    later rounds where the player has results); ``tiebreaks`` holds the values of the game's
-    tie-break columns (:func:`tiebreak_keys`), in order, ``None`` for a best round or hand of a
-    player without results; ``games`` counts the tables at which the player has results.
-    """
-
-    place: int
-    shared: bool
-    label: str
-    registration_id: int
-    name: str
-    withdrawn: bool
-    total: Fraction
-    rounds: dict[int, RoundScore]
-    tiebreaks: tuple[int | None, ...]
-    games: int
-
-
-def place_label(place: int, *, shared: bool) -> str:
-    """The place as shown: ``"2"``, or ``"2="`` when shared with another player."""
-    return f"{place}=" if shared else str(place)
 
 
 def placement_points(scores: Sequence[int], *, lower_wins: bool) -> list[Fraction]:
