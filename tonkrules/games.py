@@ -4,6 +4,10 @@ scores, warnings and rankings.
 A game is a registered object (:func:`find_game`); its house rules are a frozen dataclass
 validated against declared keys, so a variant is an option, never a copy of the code. Each game
 has a ``rules_version`` that is stored with every scored hand.
+
+It stays one module (about 520 lines): it is the one base every game module builds on, and
+its four short sections (options, hand reading, results, the rules class and its registry) are
+read together with :class:`GameRules`, whose methods use them all.
 """
 
 from __future__ import annotations

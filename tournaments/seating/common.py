@@ -1,6 +1,10 @@
 """The shared core of the seating package: the words (players, meetings, splits), the value
 objects, table sizes, the lower bound and the measures (M, E, opponents faced), and the
-constants every method's search reads. Pure."""
+constants every method's search reads. Pure.
+
+It stays one module (about 500 lines): it is the shared core that each method's module reads,
+and its measures and lower bound are defined over the value objects beside them.
+"""
 
 from __future__ import annotations
 
