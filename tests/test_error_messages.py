@@ -139,7 +139,11 @@ COMPUTED_RULE_KEYS = {
 def rule_sites() -> list[Site]:
     sites = []
     for path, call in _calls(
-        [*ENGINE, ROOT / "scoring" / "services.py", ROOT / "scoring" / "api.py"]
+        [
+            *ENGINE,
+            *sorted((ROOT / "scoring" / "services").glob("*.py")),
+            ROOT / "scoring" / "api.py",
+        ]
     ):
         name = _name(call)
         if name in RULE_CLASSES or name == "fail":
