@@ -191,7 +191,7 @@ def tournament_write(kind: str, *, hands_per_round: int, seed: int) -> Written:
         club=club,
         name=f"Bench {kind}",
         kind=kind,
-        rounds=ROUNDS,
+        round_count=ROUNDS,
         sizes=[TABLE_SIZE],
         prefer=TABLE_SIZE,
         hands_per_round=hands_per_round,

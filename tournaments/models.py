@@ -112,7 +112,7 @@ class Tournament(models.Model):
     options = models.JSONField(_("house rules"), default=dict, blank=True)
     stake = models.CharField(_("stake"), max_length=32, blank=True)
     currency = models.CharField(_("currency"), max_length=3, blank=True)
-    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    round_count = models.PositiveSmallIntegerField(_("rounds"))
     sizes = models.JSONField(_("table sizes"), default=list)
     prefer = models.PositiveSmallIntegerField(_("preferred table size"))
     method = models.CharField(

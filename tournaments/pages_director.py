@@ -208,7 +208,7 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
     last = tournament.round_set.order_by("-number").first()
     next_number = None
     if (last is None or last.state == Round.State.COMPLETE) and (
-        last is None or last.number < tournament.rounds
+        last is None or last.number < tournament.round_count
     ):
         next_number = last.number + 1 if last is not None else 1
     context: dict[str, Any] = {

@@ -37,7 +37,7 @@ class TournamentOut(serializers.Serializer):
     options = JsonObjectField()
     stake = BlankAsNullCharField()
     currency = BlankAsNullCharField()
-    rounds = serializers.IntegerField()
+    rounds = serializers.IntegerField(source="round_count")
     sizes = serializers.ListField(child=serializers.IntegerField())
     prefer = serializers.IntegerField()
     method = serializers.ChoiceField(choices=Tournament.Method.choices)

@@ -39,7 +39,7 @@ def test_a_round_entered_at_a_table_moves_the_open_public_standings(
     desk.locator("#tournament-new [type=submit]").click()
     expect(desk).to_have_url(re.compile(r"/tournaments/\d+/manage/"))
     tournament = Tournament.objects.get(name="Friday Rook")
-    assert (tournament.kind, tournament.rounds) == ("rook", 3)
+    assert (tournament.kind, tournament.round_count) == ("rook", 3)
 
     desk.locator("#id_names").fill("\n".join(PLAYERS))
     desk.get_by_role("button", name="Register").click()

@@ -24,7 +24,7 @@ def test_the_demo_tournament_is_half_way_through_and_made_once() -> None:
 
     tournament = demo_tournament_ensure(club=club, director=director)
 
-    assert (tournament.kind, tournament.rounds, tournament.rounds_complete) == ("rook", 5, 2)
+    assert (tournament.kind, tournament.round_count, tournament.rounds_complete) == ("rook", 5, 2)
     assert tournament.registrations.count() == len(DEMO_ENTRANTS)
     states = dict(tournament.round_set.values_list("number", "state"))
     assert states == {1: Round.State.COMPLETE, 2: Round.State.COMPLETE, 3: Round.State.PLAYING}

@@ -221,8 +221,8 @@ def test_rook_plays_at_most_11_rounds_and_11_by_default(club: Club, director: An
         create(club, director, "rook", rounds=12)
     assert code_of(excinfo) == "bad_rounds"
     assert not Tournament.objects.exists()
-    assert create(club, director, "rook").rounds == 11
-    assert create(club, director, "rook", rounds=5).rounds == 5
+    assert create(club, director, "rook").round_count == 11
+    assert create(club, director, "rook", rounds=5).round_count == 5
 
 
 @pytest.mark.parametrize(

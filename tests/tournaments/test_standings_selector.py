@@ -95,7 +95,7 @@ def build(
         club=club,
         name="Open",
         kind=kind,
-        rounds=max(rounds, default=1),
+        round_count=max(rounds, default=1),
         sizes=[2, 3, 4, 5],
         prefer=4,
         hands_per_round=1,

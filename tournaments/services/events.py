@@ -190,7 +190,7 @@ def tournament_create(
                 options=dict(options) if isinstance(options, dict) else {},
                 stake=stake_text,
                 currency=currency_text,
-                rounds=rounds,
+                round_count=rounds,
                 sizes=table_sizes,
                 prefer=prefer,
                 method=method,
@@ -248,7 +248,7 @@ def registration_add(*, tournament: Tournament, player: Player) -> Registration:
             "other_club", field="player"
         )
     from_round = entry_round(tournament)
-    if from_round > tournament.rounds:
+    if from_round > tournament.round_count:
         raise TournamentError("finished")
     try:
         with transaction.atomic():

@@ -63,8 +63,8 @@ def round_seat(*, tournament: Tournament) -> tuple[Round, bool]:
             round=last.number,
         )
     number = last.number + 1 if last is not None else 1
-    if number > tournament.rounds:
-        raise TournamentConflict("all_seated", params={"rounds": tournament.rounds})
+    if number > tournament.round_count:
+        raise TournamentConflict("all_seated", params={"rounds": tournament.round_count})
     active = _active(tournament, number)
     if len(active) < min(tournament.sizes):
         raise TournamentError(
@@ -190,7 +190,7 @@ def _seating_for(
         if tournament.plan is None and number == 1:
             plan = seating.plan_rounds(
                 ids,
-                tournament.rounds,
+                tournament.round_count,
                 sizes=tournament.sizes,
                 prefer=tournament.prefer,
                 seed=tournament.seed,
