@@ -8,7 +8,7 @@ is the format's result object, ``hand`` a hand object of the format.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
@@ -30,6 +30,9 @@ class OutputSerializer(serializers.Serializer):
     gives the same body through one shared instance per class, skipping DRF's deep copy of the
     declared fields that every new instance makes (0.4 ms for a hand: the hand write path
     renders this way). Only for shapes that read no ``context``."""
+
+    #: The class's shared instance, made by the first :meth:`render` (set per class).
+    _shared: ClassVar[OutputSerializer]
 
     @classmethod
     def render(cls, instance: Any) -> Any:
@@ -56,7 +59,8 @@ class BlankAsNullCharField(serializers.CharField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(allow_null=True, **kwargs)
 
-    def to_representation(self, value: Any) -> str | None:
+    # A field may render any JSON value (None included); the stubs narrow CharField's to str.
+    def to_representation(self, value: Any) -> str | None:  # type: ignore[override]
         text = super().to_representation(value)
         return text or None
 
@@ -96,7 +100,9 @@ class ErrorObjectOut(serializers.Serializer):
     number = serializers.IntegerField(required=False)
     player = serializers.CharField(required=False, allow_null=True)
     cards = serializers.ListField(child=serializers.CharField(), required=False)
-    fields = serializers.JSONField(required=False)
+    # The error object's key "fields": DRF's metaclass takes declared fields off the class, so
+    # this does not replace Serializer.fields at runtime, which the stubs cannot see.
+    fields = serializers.JSONField(required=False)  # type: ignore[assignment]
 
 
 @extend_schema_serializer(component_name="Error")
