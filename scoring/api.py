@@ -182,7 +182,7 @@ class GameApiView(APIView):
 # --- shared parts -----------------------------------------------------------------------------
 
 
-class StrictSerializer(serializers.Serializer):
+class StrictSerializer(serializers.Serializer[Any]):
     """A serializer that refuses keys it does not declare (the format's rule for objects); its
     schema says so (``additionalProperties: false``)."""
 
