@@ -42,9 +42,10 @@ run: demo ## embedded mode: SQLite, eager tasks, the round clock's tick; serves 
 test: setup ## run the whole test suite (extra pytest options: PYTEST_ARGS="-k healthz")
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-lint: setup ## ruff check, ruff format --check, mypy --strict tonkrules, import contracts
+lint: setup ## ruff check, ruff format --check, mypy (all apps; --strict tonkrules), import contracts
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/mypy --strict tonkrules
 	$(BIN)/lint-imports
 

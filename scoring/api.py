@@ -15,8 +15,10 @@ to recover.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, cast
 
+from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import (
@@ -146,7 +148,7 @@ class GameApiView(APIView):
 
     # Token first: an unauthenticated request gets 401 with a WWW-Authenticate challenge.
     authentication_classes = (TokenAuthentication, TableKeyAuthentication, SessionAuthentication)
-    permission_classes = (SignedInOrTableKey,)
+    permission_classes: Sequence[type[BasePermission]] = (SignedInOrTableKey,)
     parser_classes = (StrictJSONParser,)
 
     def member_club(self, club_id: object) -> Any:
@@ -157,7 +159,8 @@ class GameApiView(APIView):
             number = serializers.IntegerField().run_validation(club_id)
         except exceptions.ValidationError as exc:
             raise exceptions.ValidationError({"club": exc.detail}) from exc
-        club = self.request.user.clubs.filter(pk=number).first()
+        user = cast(User, self.request.user)  # only the SignedIn endpoints name a club
+        club = user.clubs.filter(pk=number).first()
         if club is None:
             raise exceptions.PermissionDenied(_("You are not a member of that club."))
         return club
@@ -179,7 +182,7 @@ class GameApiView(APIView):
 # --- shared parts -----------------------------------------------------------------------------
 
 
-class StrictSerializer(serializers.Serializer):
+class StrictSerializer(serializers.Serializer[Any]):
     """A serializer that refuses keys it does not declare (the format's rule for objects); its
     schema says so (``additionalProperties: false``)."""
 

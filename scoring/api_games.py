@@ -4,15 +4,16 @@ output serializer (``scoring.serializers``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from django.db.models import Prefetch
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from scoring import selectors, services
 from scoring.api import (
@@ -27,10 +28,14 @@ from scoring.api import (
     example,
     game_url,
 )
-from scoring.api_auth import game_for, is_table
+from scoring.api_auth import TableAccess, game_for, is_table
 from scoring.errors import NotTonk
 from scoring.models import Game, Seat
 from scoring.serializers import GameNameField, GameOut, GameSummaryOut, SettleUpOut
+
+if TYPE_CHECKING:
+    # What APIView.get_permissions returns in the stubs: anything with has_permission.
+    from rest_framework.permissions import _SupportsHasPermission
 
 
 class GamePage(PageNumberPagination):
@@ -59,7 +64,7 @@ class GamePage(PageNumberPagination):
             raise exceptions.ValidationError({self.page_size_query_param: exc.detail}) from exc
         return min(size, self.max_page_size)
 
-    def get_schema_operation_parameters(self, view: object) -> list[dict[str, object]]:
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             if parameter["name"] == self.page_query_param:
@@ -83,7 +88,7 @@ class OptionsField(serializers.JSONField):
     """House rules, a JSON object; absent: the rules' defaults. The rules engine refuses an
     option the game does not have (``bad_format``)."""
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(required=False, **kwargs)
 
 
@@ -92,7 +97,7 @@ class StakeField(serializers.JSONField):
     """Tonk only: the money value of one stake unit, a decimal string (``"0.25"``); the
     service checks it (a number or a malformed decimal is ``bad_format``)."""
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(required=False, **kwargs)
 
 
@@ -107,7 +112,7 @@ class SeatNameField(serializers.CharField):
     """A name as the format takes it: 1 to 80 characters, one line; the service refuses
     others (``bad_player``)."""
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(allow_blank=True, trim_whitespace=False, **kwargs)
 
 
@@ -130,7 +135,7 @@ class GameListApi(GameApiView):
         currency = CurrencyField()
         club = serializers.IntegerField(required=False, allow_null=True)
 
-    def get_permissions(self) -> list[BasePermission]:
+    def get_permissions(self) -> Sequence[_SupportsHasPermission]:
         if self.request.method == "POST":
             return [SignedIn()]
         return super().get_permissions()
@@ -138,7 +143,7 @@ class GameListApi(GameApiView):
     @extend_schema(responses={200: GameSummaryOut(many=True), **errors(400, *READ_ERRORS)})
     def get(self, request: Request) -> Response:
         if is_table(request):
-            games = Game.objects.filter(pk=request.auth.game_id)
+            games = Game.objects.filter(pk=cast(TableAccess, request.auth).game_id)
         else:
             games = selectors.games_visible_to(request.user)
         paginator = GamePage()

@@ -4,6 +4,8 @@ service or selector and renders its output serializer (``scoring.serializers``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -74,7 +76,7 @@ class HandDetailApi(GameApiView):
     """``GET``: a hand with every revision. ``PUT``: correct it from a revision. ``DELETE``:
     void it (Tonk: any hand; Rook and Bluke: the latest only)."""
 
-    class CorrectionSerializer(serializers.Serializer):
+    class CorrectionSerializer(serializers.Serializer[Any]):
         revision = serializers.IntegerField(min_value=1)
         hand = HandObjectField()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -170,10 +170,15 @@ class EntryForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.names = list(names)
         self.game_options = options
-        self.fields["dealer"].choices = [(i, n) for i, n in enumerate(self.names)]
+        cast(forms.ChoiceField, self.fields["dealer"]).choices = list(enumerate(self.names))
         self.rule_error: SheetError | None = None
         self.error_cards: tuple[str, ...] = ()
         self.error_player: str | None = None
+
+    def clean(self) -> dict[str, Any]:
+        """The cleaned data, as ``forms.Form.clean`` returns it (never None here, which lets the
+        games' ``clean`` read it without a check)."""
+        return self.cleaned_data
 
     # --- the hand object -----------------------------------------------------------------
 
@@ -250,6 +255,7 @@ class EntryForm(forms.Form):
         message = error_text(error)
         index = self._seat(error.player)
         holding = None
+        field: str | None
         if index is not None:
             candidates = self.player_fields(index)
             if error.cards:

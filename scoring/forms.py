@@ -13,10 +13,12 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from django import forms
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
+from django.db.models import Model
+from django.http import QueryDict
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -275,7 +277,8 @@ class GameStartForm(forms.Form):
     """
 
     kind = forms.ChoiceField(label=_("Game"), widget=forms.RadioSelect, initial=games.names()[0])
-    club = forms.ModelChoiceField(
+    # A tournaments.Club, which scoring does not import (the layers contract).
+    club: forms.ModelChoiceField[Model] = forms.ModelChoiceField(
         label=_("Club"),
         queryset=None,  # set in __init__: the user's clubs
         required=False,
@@ -290,12 +293,12 @@ class GameStartForm(forms.Form):
 
     PLAYERS_DATALIST = "club-players"
 
-    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["kind"].choices = _game_choices()
-        clubs = user.clubs.order_by("name", "id")  # type: ignore[attr-defined]
-        club_field = self.fields["club"]
+        cast(forms.ChoiceField, self.fields["kind"]).choices = _game_choices()
+        clubs = user.clubs.order_by("name", "id")
+        club_field = cast("forms.ModelChoiceField[Model]", self.fields["club"])
         club_field.queryset = clubs
         clubs_players = list(clubs.prefetch_related("players"))
         self.has_clubs = bool(clubs_players)
@@ -358,10 +361,11 @@ class GameStartForm(forms.Form):
         return names
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         kind = cleaned.get("kind")
         for name in self._other_fields(kind):
-            self._errors.pop(name, None)
+            self.errors.pop(name, None)
             cleaned.pop(name, None)
         self.seat_specs = self._seats(cleaned)
         return cleaned
@@ -412,8 +416,9 @@ class GameStartForm(forms.Form):
         """Show why the service refused to start the game, next to the field concerned."""
         if isinstance(exc, IdempotencyKeyReused):
             # This page already started a different game: a fresh key lets it start this one.
-            self.data = self.data.copy()
-            self.data[self.add_prefix("idempotency_key")] = uuid.uuid4().hex
+            data = cast(QueryDict, self.data).copy()  # the form was bound to request.POST
+            data[self.add_prefix("idempotency_key")] = uuid.uuid4().hex
+            self.data = data
             self.add_error(
                 None,
                 gettext(

@@ -13,10 +13,10 @@ shares its lookup and page context (``_game``, ``_context``, ``_render_main``).
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import Any, cast
 
 import segno
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -43,6 +43,7 @@ from scoring.errors import (
     VoidRefused,
 )
 from scoring.games import adapter_for
+from scoring.htmx import HtmxHttpRequest
 from scoring.messages import error_message
 from scoring.models import Game, Hand
 from tonkrules.sheet import SheetError
@@ -58,7 +59,7 @@ def _game(key: str) -> Game:
     return get_object_or_404(Game, table_key=key)
 
 
-def _who(request: HttpRequest) -> dict[str, Any]:
+def _who(request: HtmxHttpRequest) -> dict[str, Any]:
     """Who is writing: a signed-in user, or the table link."""
     if request.user.is_authenticated:
         return {"entered_by": request.user, "via": Hand.Via.USER}
@@ -102,9 +103,11 @@ def _new_form(
 def _sheet(game: Game, hands: list[Hand], names: list[str]) -> dict[str, Any]:
     """The score sheet hand by hand: each hand's scores with running totals, the totals and
     the leaders."""
+    # The result object of the score-sheet format (``selectors.game_results`` documents its keys).
     results = selectors.game_results(game, hands)
-    rows = []
-    for hand, result in zip(hands, results["hands"], strict=True):  # type: ignore[arg-type]
+    hand_results = cast(list[dict[str, Any]], results["hands"])
+    rows: list[dict[str, Any]] = []
+    for hand, result in zip(hands, hand_results, strict=True):
         entry = hand.entry if isinstance(hand.entry, dict) else {}
         rows.append(
             {
@@ -118,10 +121,10 @@ def _sheet(game: Game, hands: list[Hand], names: list[str]) -> dict[str, Any]:
                 "warnings": hand.warnings,
             }
         )
-    totals: dict[str, int] = results["totals"]  # type: ignore[assignment]
-    ranking: list[list[str]] = results["ranking"]  # type: ignore[assignment]
+    totals = cast(dict[str, int], results["totals"])
+    ranking = cast(list[list[str]], results["ranking"])
     leaders = ranking[0] if rows and len(ranking) > 1 else []
-    money: dict[str, str] = results.get("money", {})  # type: ignore[assignment]
+    money = cast(dict[str, str], results.get("money", {}))
     return {
         "rows": rows,
         "totals": [(n, totals[n], money.get(n), n in leaders) for n in names],
@@ -130,7 +133,7 @@ def _sheet(game: Game, hands: list[Hand], names: list[str]) -> dict[str, Any]:
 
 
 def _context(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     game: Game,
     form: EntryForm | None = None,
     *,
@@ -179,7 +182,7 @@ def _context(
 
 
 def _render_main(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     game: Game,
     form: EntryForm | None = None,
     *,
@@ -193,19 +196,19 @@ def _render_main(
 
 
 @require_GET
-def table(request: HttpRequest, key: str) -> HttpResponse:
+def table(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The table page: the sheet with running totals, what comes next, and the entry form."""
     return render(request, "scoring/table.html", _context(request, _game(key)))
 
 
 @require_GET
-def sheet(request: HttpRequest, key: str) -> HttpResponse:
+def sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The table's main region alone (another phone at the table refreshes it)."""
     return render(request, "scoring/_table_main.html", _context(request, _game(key)))
 
 
 @require_POST
-def hand_new(request: HttpRequest, key: str) -> HttpResponse:
+def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Record the next hand (round) from the entry form; a rejected hand comes back with the
     error next to the player and cards concerned, the entry as typed, and nothing saved."""
     game = _game(key)
@@ -258,7 +261,7 @@ def hand_new(request: HttpRequest, key: str) -> HttpResponse:
 def _fresh_key(form: EntryForm, *, after: int | None = None) -> EntryForm:
     """The same entry and errors, with a new idempotency key (and the hand count it follows)
     so that sending it again is a new write."""
-    data = form.data.copy()
+    data = cast(QueryDict, form.data).copy()  # the form was bound to request.POST
     data["idempotency_key"] = new_idempotency_key()
     if after is not None:
         data["after"] = str(after)
@@ -270,7 +273,7 @@ def _fresh_key(form: EntryForm, *, after: int | None = None) -> EntryForm:
 
 
 @require_http_methods(["GET", "POST"])
-def hand_edit(request: HttpRequest, key: str, number: int) -> HttpResponse:
+def hand_edit(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
     """One hand: its revision history (who, when, what changed) and the form to correct it."""
     game = _game(key)
     _engine, options, _seats = services.engine_of(game)
@@ -329,7 +332,7 @@ def hand_edit(request: HttpRequest, key: str, number: int) -> HttpResponse:
 
 
 def _correct(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     game: Game,
     number: int,
     current: Hand | None,
@@ -383,7 +386,7 @@ def _correction_initial(
     return initial | {"idempotency_key": new_idempotency_key(), "revision": hand.revision}
 
 
-def _who_entered(request: HttpRequest, hand: Hand) -> str:
+def _who_entered(request: HtmxHttpRequest, hand: Hand) -> str:
     """Who entered a revision, as this viewer may see it: a member's username for signed-in
     viewers, "a signed-in member" for a table link's (no usernames leak through the link)."""
     if hand.entered_by is None:
@@ -416,7 +419,7 @@ def _conflict_text(exc: ScoringConflict) -> str:
 
 
 @require_POST
-def hand_void(request: HttpRequest, key: str, number: int) -> HttpResponse:
+def hand_void(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
     """Void a hand (Tonk: any; Rook and Bluke: the latest only)."""
     game = _game(key)
     try:
@@ -434,7 +437,7 @@ def hand_void(request: HttpRequest, key: str, number: int) -> HttpResponse:
 
 
 @require_POST
-def finish(request: HttpRequest, key: str) -> HttpResponse:
+def finish(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Finish the game: no new hands; corrections stay possible."""
     game = _game(key)
     if game.hand_limit is None:  # a tournament table ends when its round closes, not here
@@ -443,7 +446,7 @@ def finish(request: HttpRequest, key: str) -> HttpResponse:
 
 
 @require_GET
-def settle_up(request: HttpRequest, key: str) -> HttpResponse:
+def settle_up(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Tonk: each player's net in stake units and money, and the fewest payments."""
     game = _game(key)
     adapter = adapter_for(game.kind)
@@ -460,7 +463,7 @@ def settle_up(request: HttpRequest, key: str) -> HttpResponse:
 
 
 @require_GET
-def print_sheet(request: HttpRequest, key: str) -> HttpResponse:
+def print_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The score sheet laid out for paper."""
     game = _game(key)
     adapter = adapter_for(game.kind)
@@ -483,7 +486,7 @@ def _filename(game: Game, extension: str) -> str:
 
 
 @require_GET
-def scoresheet_json(request: HttpRequest, key: str) -> HttpResponse:
+def scoresheet_json(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The canonical score sheet (shared/formats/scoresheet.md) as a download."""
     game = _game(key)
     response = JsonResponse(
@@ -494,7 +497,7 @@ def scoresheet_json(request: HttpRequest, key: str) -> HttpResponse:
 
 
 @require_GET
-def scoresheet_csv(request: HttpRequest, key: str) -> HttpResponse:
+def scoresheet_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The score sheet as CSV (one row per hand and player) as a download."""
     game = _game(key)
     # The byte-order mark tells spreadsheet programs the file is UTF-8 (accents, Bengali, Tamil).
@@ -506,7 +509,7 @@ def scoresheet_csv(request: HttpRequest, key: str) -> HttpResponse:
 
 
 @require_GET
-def qr_svg(request: HttpRequest, key: str) -> HttpResponse:
+def qr_svg(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The table link as a QR code (SVG), to open the table on another phone."""
     game = _game(key)
     link = request.build_absolute_uri(reverse("scoring:table", kwargs={"key": game.table_key}))

@@ -33,7 +33,7 @@ def _field(model: type[models.Model], name: str) -> Any:
 _PLAIN = (int, str, bool, type(None))
 
 
-def _prep(field: Any, value: object) -> object:
+def _prep(field: Any, value: object) -> Any:
     """A value as the database takes it (JSON, dates and the like prepared by the field)."""
     if type(value) in _PLAIN and not isinstance(field, models.JSONField):
         return value

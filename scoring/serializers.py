@@ -8,7 +8,7 @@ is the format's result object, ``hand`` a hand object of the format.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
@@ -25,11 +25,14 @@ class GameNameField(serializers.CharField):
     string and the rules engine refuses a game it does not know (``bad_format``)."""
 
 
-class OutputSerializer(serializers.Serializer):
+class OutputSerializer(serializers.Serializer[Any]):
     """An output shape. ``Shape(obj).data`` renders as any serializer; ``Shape.render(obj)``
     gives the same body through one shared instance per class, skipping DRF's deep copy of the
     declared fields that every new instance makes (0.4 ms for a hand: the hand write path
     renders this way). Only for shapes that read no ``context``."""
+
+    #: The class's shared instance, made by the first :meth:`render` (set per class).
+    _shared: ClassVar[OutputSerializer]
 
     @classmethod
     def render(cls, instance: Any) -> Any:
@@ -56,7 +59,8 @@ class BlankAsNullCharField(serializers.CharField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(allow_null=True, **kwargs)
 
-    def to_representation(self, value: Any) -> str | None:
+    # A field may render any JSON value (None included); the stubs narrow CharField's to str.
+    def to_representation(self, value: Any) -> str | None:  # type: ignore[override]
         text = super().to_representation(value)
         return text or None
 
@@ -83,7 +87,7 @@ class JsonObjectField(serializers.JSONField):
 # --- errors -----------------------------------------------------------------------------------
 
 
-class ErrorObjectOut(serializers.Serializer):
+class ErrorObjectOut(serializers.Serializer[Any]):
     """The score-sheet format's error object: ``code`` (``bad_format``, ``bad_card``...),
     ``message`` for people, and where they apply ``hand`` (1-based position), ``number`` (the
     hand's number in the game), ``player``, ``cards``, ``detail`` and, for a request that does
@@ -96,17 +100,19 @@ class ErrorObjectOut(serializers.Serializer):
     number = serializers.IntegerField(required=False)
     player = serializers.CharField(required=False, allow_null=True)
     cards = serializers.ListField(child=serializers.CharField(), required=False)
-    fields = serializers.JSONField(required=False)
+    # The error object's key "fields": DRF's metaclass takes declared fields off the class, so
+    # this does not replace Serializer.fields at runtime, which the stubs cannot see.
+    fields = serializers.JSONField(required=False)  # type: ignore[assignment]
 
 
 @extend_schema_serializer(component_name="Error")
-class ErrorOut(serializers.Serializer):
+class ErrorOut(serializers.Serializer[Any]):
     """A refused request (400): ``{"error": {"code", "message", ...}}``."""
 
     error = ErrorObjectOut()
 
 
-class ConflictObjectOut(serializers.Serializer):
+class ConflictObjectOut(serializers.Serializer[Any]):
     """A write the present state refuses: a stable ``code`` (``stale_revision``,
     ``void_refused``, ``game_finished``, ``no_such_hand``, ``idempotency_key_reused``...), a
     ``message``, and the values a client needs to recover (``current_revision``...)."""
@@ -116,14 +122,14 @@ class ConflictObjectOut(serializers.Serializer):
 
 
 @extend_schema_serializer(component_name="Conflict")
-class ConflictOut(serializers.Serializer):
+class ConflictOut(serializers.Serializer[Any]):
     """A write the present state refuses (409; 404 ``no_such_hand``): ``{"conflict": {...}}``."""
 
     conflict = ConflictObjectOut()
 
 
 @extend_schema_serializer(component_name="Refusal")
-class RefusalOut(serializers.Serializer):
+class RefusalOut(serializers.Serializer[Any]):
     """DRF's answer to a caller it refuses or a thing it cannot find (401, 403, 404, 405, 415):
     ``{"detail": "..."}``."""
 
@@ -177,7 +183,7 @@ class ResultOut(OutputSerializer):
     money = PlayerMoneyField(required=False)
 
 
-class GameOut(serializers.Serializer):
+class GameOut(serializers.Serializer[Any]):
     """A game with its seats, house rules, state and results. ``table_key`` (the table
     device's key) is shown to signed-in users only: render with ``context={"with_key": True}``.
     """

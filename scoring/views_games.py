@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -35,8 +38,9 @@ def game_list(request: HttpRequest) -> HttpResponse:
 def game_new(request: HttpRequest) -> HttpResponse:
     """Start a game; on success, 303 to its table page. A resubmitted form (the same
     idempotency key) goes to the game the first submission started."""
+    user = cast(User, request.user)  # signed in: login_required
     if request.method == "POST":
-        form = GameStartForm(request.POST, user=request.user)
+        form = GameStartForm(request.POST, user=user)
         if form.is_valid():
             try:
                 game, _created = services.game_start(
@@ -51,5 +55,5 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 response.status_code = 303
                 return response
     else:
-        form = GameStartForm(user=request.user)
+        form = GameStartForm(user=user)
     return render(request, "scoring/game_new.html", {"form": form})

@@ -10,8 +10,9 @@ each table's game.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -146,7 +147,8 @@ class TournamentListApi(TournamentApiView):
         data = self.TournamentInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = dict(data.validated_data)
-        club = request.user.clubs.filter(pk=v.pop("club")).first()
+        user = cast(User, request.user)  # signed in: IsAuthenticated
+        club = user.clubs.filter(pk=v.pop("club")).first()
         if club is None:
             raise Http404
         tournament, created = services.tournament_create(

@@ -1,6 +1,6 @@
 """Clubs, their members (user accounts) and their players."""
 
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from django.conf import settings
 from django.db import models
@@ -9,6 +9,9 @@ from django.utils.translation import gettext_lazy as _
 from scoring.games import GameAdapter, adapter_for
 from scoring.games import choices as game_choices
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 T = TypeVar("T")
 
 
@@ -16,7 +19,7 @@ class Club(models.Model):
     """A card club: it owns players, games and (later) tournaments."""
 
     name = models.CharField(_("name"), max_length=120)
-    members = models.ManyToManyField(
+    members: "models.ManyToManyField[User, Membership]" = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         through="Membership",
         related_name="clubs",

@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 import segno
@@ -24,7 +24,6 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import (
     Http404,
-    HttpRequest,
     HttpResponse,
     HttpResponseNotAllowed,
     HttpResponseRedirect,
@@ -37,6 +36,7 @@ from django.utils.translation import ngettext
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.games import adapter_for
+from scoring.htmx import HtmxHttpRequest
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.forms import (
@@ -68,7 +68,7 @@ def director_required(*methods: str) -> Callable[[View], View]:
 
     def decorate(view: View) -> View:
         @functools.wraps(view)
-        def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HtmxHttpRequest, **kwargs: Any) -> HttpResponse:
             if not request.user.is_authenticated:
                 login = redirect_to_login(request.get_full_path())
                 if request.htmx:  # a poll after the session ended: the whole page signs in
@@ -100,7 +100,9 @@ def _dashboard_url(tournament: Tournament, number: int | None = None) -> str:
     return f"{url}?round={number}" if number else url
 
 
-def _back(request: HttpRequest, tournament: Tournament, number: int | None = None) -> HttpResponse:
+def _back(
+    request: HtmxHttpRequest, tournament: Tournament, number: int | None = None
+) -> HttpResponse:
     """After an action: back to the dashboard (303; htmx: a client-side redirect)."""
     url = _dashboard_url(tournament, number)
     if request.htmx:
@@ -108,7 +110,7 @@ def _back(request: HttpRequest, tournament: Tournament, number: int | None = Non
     return HttpResponseRedirect(url, status=303)
 
 
-def _refused(request: HttpRequest, exc: TournamentError, **params: object) -> None:
+def _refused(request: HtmxHttpRequest, exc: TournamentError, **params: object) -> None:
     messages.error(request, error_text(exc, **params))
 
 
@@ -147,7 +149,7 @@ class TableView:
         return self.seats[0].name if self.seats else ""
 
 
-def _tables(rnd: Round, request: HttpRequest | None = None) -> list[TableView]:
+def _tables(rnd: Round, request: HtmxHttpRequest | None = None) -> list[TableView]:
     """The round's tables (three queries); with ``request``, each table's absolute link."""
     out = []
     tables = rnd.tables.select_related("game").prefetch_related("seats__registration__player")
@@ -249,7 +251,7 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
 
 
 @director_required("GET")
-def club_tournaments(request: HttpRequest, club: Club) -> HttpResponse:
+def club_tournaments(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     """The club's tournaments, newest first, with where each stands."""
     tournaments = club.tournaments.order_by("-created_at", "-id")
     return render(
@@ -258,7 +260,7 @@ def club_tournaments(request: HttpRequest, club: Club) -> HttpResponse:
 
 
 @director_required("GET", "POST")
-def tournament_new(request: HttpRequest, club: Club) -> HttpResponse:
+def tournament_new(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     """Create a tournament; on success, 303 to its dashboard. A resubmitted form (the same
     idempotency key) goes to the tournament the first submission created."""
     status = 200
@@ -283,7 +285,7 @@ def tournament_new(request: HttpRequest, club: Club) -> HttpResponse:
 
 
 @director_required("GET")
-def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def manage(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """The dashboard: the rounds (the chosen one's live grid and clock, its actions and
     substitutes) and the players (register, late entries, withdraw)."""
     rounds = list(tournament.round_set.order_by("number"))
@@ -310,21 +312,21 @@ def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 @director_required("GET")
-def round_grid(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+def round_grid(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """The round panel alone (the dashboard polls it): state, clock, actions and tables."""
     rnd = _round(tournament, number)
     return render(request, "tournaments/_grid.html", _round_context(tournament, rnd))
 
 
 @director_required("POST")
-def register(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """Register club players and names (new names become club players); between rounds,
     late entries."""
     form = RegisterForm(request.POST, tournament=tournament)
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, cast(str, error))  # an ErrorList yields its messages
         return _back(request, tournament)
     try:
         result = form.save()
@@ -337,7 +339,9 @@ def register(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 @director_required("POST")
-def withdraw(request: HttpRequest, tournament: Tournament, registration_id: int) -> HttpResponse:
+def withdraw(
+    request: HtmxHttpRequest, tournament: Tournament, registration_id: int
+) -> HttpResponse:
     """Withdraw a player: their results stay; they are never seated again."""
     registration = get_object_or_404(
         Registration.objects.select_related("player"), tournament=tournament, pk=registration_id
@@ -348,7 +352,7 @@ def withdraw(request: HttpRequest, tournament: Tournament, registration_id: int)
 
 
 @director_required("POST")
-def seat(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def seat(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """Seat the next round (the seating runs as a task: at once in the embedded mode; the
     grid shows "seating…" meanwhile). Asking twice gives the same round."""
     try:
@@ -360,7 +364,7 @@ def seat(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 def _round_action(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     tournament: Tournament,
     number: int,
     act: Callable[[Round], Round],
@@ -377,7 +381,7 @@ def _round_action(
 
 
 @director_required("POST")
-def publish(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+def publish(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Publish a seated round: its tables open and its clock starts."""
     return _round_action(
         request,
@@ -389,7 +393,7 @@ def publish(request: HttpRequest, tournament: Tournament, number: int) -> HttpRe
 
 
 @director_required("POST")
-def close(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+def close(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Close a round: tables that entered no hand are not played."""
     return _round_action(
         request,
@@ -401,7 +405,7 @@ def close(request: HttpRequest, tournament: Tournament, number: int) -> HttpResp
 
 
 @director_required("POST")
-def regenerate(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+def regenerate(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Seat a round again on the current standings, while none of its results exist."""
     return _round_action(
         request,
@@ -413,14 +417,14 @@ def regenerate(request: HttpRequest, tournament: Tournament, number: int) -> Htt
 
 
 @director_required("POST")
-def substitute(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+def substitute(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """A substitute plays a seated player's seat in this round."""
     rnd = _round(tournament, number)
     form = SubstituteForm(request.POST, round=rnd)
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, cast(str, error))  # an ErrorList yields its messages
         return _back(request, tournament, number)
     registration = form.registration_object()
     name = form.cleaned_data["substitute"]
@@ -453,7 +457,7 @@ def _what_to_play(tournament: Tournament, rnd: Round, view: TableView) -> dict[s
 
 
 @director_required("GET")
-def table_cards(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+def table_cards(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """A printable page of round ``number``'s table cards: one card per table with its
     players in seat order, the first dealer, what to play, and a QR code of its table page."""
     rnd = _round(tournament, number)

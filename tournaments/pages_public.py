@@ -8,6 +8,7 @@ results version, the rounds complete and the language): a poll while nothing cha
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -86,7 +87,7 @@ def standings_version(tournament_id: int) -> str | None:
         .values_list("number", "state", "deadline", "time_called_at")
         .first()
     )
-    clock = "-".join(str(v.timestamp() if hasattr(v, "timestamp") else v) for v in latest or ())
+    clock = "-".join(str(v.timestamp() if isinstance(v, datetime) else v) for v in latest or ())
     return f"standings-{tournament_id}-{row[0]}-{row[1]}-{clock}-{get_language()}"
 
 

@@ -14,6 +14,7 @@ import contextlib
 import gc
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.cache import cache
 from django.db.models import QuerySet
@@ -153,7 +154,9 @@ def _result_columns(fields: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(RESULT_COLUMNS[field] for field in fields)
 
 
-def _results_query(tournament_id: int, fields: tuple[str, ...]) -> QuerySet[SeatResult]:
+def _results_query(
+    tournament_id: int, fields: tuple[str, ...]
+) -> QuerySet[SeatResult, tuple[Any, ...]]:
     """The tournament's materialised seat results (one row per (game, seat) with current
     hands, rewritten by ``services.seam.game_changed``): the columns that the computation reads
     for the tournament's game (``tournaments.standings.fields_read``), in that order; five or
@@ -168,7 +171,7 @@ def _results_query(tournament_id: int, fields: tuple[str, ...]) -> QuerySet[Seat
 ENTRY_COLUMNS = ("id", "player_id", "player__name", "from_round", "withdrawn_after")
 
 
-def _entries_query(tournament_id: int) -> QuerySet[Registration]:
+def _entries_query(tournament_id: int) -> QuerySet[Registration, tuple[Any, ...]]:
     """The tournament's registrations with their players' names: rows in ``Entry``'s order."""
     return (
         Registration.objects.filter(tournament_id=tournament_id)

@@ -25,7 +25,7 @@ def round_url(rnd: Round) -> str:
     return reverse("tournaments-api:round", args=[rnd.tournament_id, rnd.number])
 
 
-class TournamentOut(serializers.Serializer):
+class TournamentOut(serializers.Serializer[Any]):
     """A tournament: its settings (as ``POST /tournaments/`` takes them) and where it stands
     (``rounds_complete``)."""
 
@@ -54,7 +54,7 @@ class TournamentOut(serializers.Serializer):
         return tournament_url(tournament)
 
 
-class RegistrationOut(serializers.Serializer):
+class RegistrationOut(serializers.Serializer[Any]):
     """A registered player: the club player, their name, the first round they play, and
     whether (after which round) they withdrew."""
 
@@ -66,7 +66,7 @@ class RegistrationOut(serializers.Serializer):
     withdrawn_after = serializers.IntegerField(allow_null=True)
 
 
-class TableSeatOut(serializers.Serializer):
+class TableSeatOut(serializers.Serializer[Any]):
     """A seat at a round's table, from the first dealer clockwise: the registration, the
     player's name and the substitute playing it (or null)."""
 
@@ -79,7 +79,7 @@ class TableSeatOut(serializers.Serializer):
         return int(seat.position) + 1
 
 
-class RoundTableOut(serializers.Serializer):
+class RoundTableOut(serializers.Serializer[Any]):
     """A table of a seated round: its number, state, seats and first dealer; for directors
     (``context={"director": True}``) also its game's id and table key."""
 
@@ -102,14 +102,14 @@ class RoundTableOut(serializers.Serializer):
         return body
 
 
-class SitOutOut(serializers.Serializer):
+class SitOutOut(serializers.Serializer[Any]):
     """A registered player who sits this round out."""
 
     registration = serializers.IntegerField(source="registration_id")
     player = serializers.CharField(source="registration.player.name")
 
 
-class RoundOut(serializers.Serializer):
+class RoundOut(serializers.Serializer[Any]):
     """A round: its state and clock, and once seated its tables (seat order from the first
     dealer) and sit-outs; directors (``context={"director": True}``) also get each table's
     game id and table key."""
@@ -143,7 +143,7 @@ class RoundOut(serializers.Serializer):
         return SitOutOut(rnd.sit_outs.select_related("registration__player"), many=True).data
 
 
-class TiebreakColumnOut(serializers.Serializer):
+class TiebreakColumnOut(serializers.Serializer[Any]):
     """A tie-break column of the game: its key, title and explanation."""
 
     key = serializers.CharField()
@@ -151,7 +151,7 @@ class TiebreakColumnOut(serializers.Serializer):
     help = serializers.CharField(source="explanation")
 
 
-class RoundScoreOut(serializers.Serializer):
+class RoundScoreOut(serializers.Serializer[Any]):
     """A player's score in one round (an exact fraction, ``"35/3"``) and whether it is a
     missed round's score."""
 
@@ -160,14 +160,14 @@ class RoundScoreOut(serializers.Serializer):
 
 
 @extend_schema_field(serializers.DictField(child=RoundScoreOut()))
-class RoundScoresField(serializers.Field):
+class RoundScoresField(serializers.Field[Any, Any, Any, Any]):
     """Round number (a string key) → :class:`RoundScoreOut`, rounds in order."""
 
     def to_representation(self, value: Any) -> Any:
         return {str(number): RoundScoreOut(score).data for number, score in value.items()}
 
 
-class StandingRowOut(serializers.Serializer):
+class StandingRowOut(serializers.Serializer[Any]):
     """One line of the standings: the place as shown (``"2="`` when shared), the player, the
     total as an exact fraction with a decimal for display, the tie-break values (in the order
     of the tie-break columns) and each round's score."""
@@ -185,7 +185,7 @@ class StandingRowOut(serializers.Serializer):
         return f"{float(row.total):.2f}"
 
 
-class StandingsOut(serializers.Serializer):
+class StandingsOut(serializers.Serializer[Any]):
     """The standings, exact: ``version`` (the results version they are for), the basis, the
     tie-break columns and the rows best first. Render with ``context={"basis": ...}``."""
 

@@ -14,9 +14,9 @@ a rules object in ``tonkrules``, an adapter module here and its partials under
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext
@@ -43,8 +43,9 @@ def _translated(text: str) -> str:
 
 
 #: The engine's English labels, translated when shown (the catalogues hold them: the engine
-#: marks them with ``gettext_noop``).
-translated_lazy = lazy(_translated, str)
+#: marks them with ``gettext_noop``). ``lazy`` returns a lazy proxy (a ``Promise``); the stubs
+#: type it as the wrapped function.
+translated_lazy = cast(Callable[[str], Promise], lazy(_translated, str))
 
 
 class GameAdapter:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from django import forms
 from django.utils.text import format_lazy
@@ -64,7 +64,7 @@ class BlukeEntryForm(EntryForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["trump"].choices = list(TRUMPS)
+        cast(forms.ChoiceField, self.fields["trump"]).choices = list(TRUMPS)
         for i, name in enumerate(self.names):
             self.fields[f"bid_{i}"] = forms.IntegerField(
                 label=_("%(name)s bid") % {"name": name}, min_value=0, max_value=99
@@ -156,14 +156,15 @@ class BlukeEntryForm(EntryForm):
             return f"tricks_{index}"
         if code == ErrorCode.BAD_BID and index is not None:
             return f"bid_{index}"
-        return {
+        fields: dict[str, str] = {
             ErrorCode.BAD_SEQUENCE: "hand",
             ErrorCode.BAD_TRUMP: "turned",
             ErrorCode.BAD_CARD: "play",
             ErrorCode.TOO_MANY_COPIES: "play",
             ErrorCode.ILLEGAL_PLAY: "play",
             ErrorCode.HAND_SIZE: "play",
-        }.get(code)
+        }
+        return fields.get(code)
 
 
 def bluke_cards_dealt() -> dict[int, int]:

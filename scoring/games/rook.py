@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from django import forms
 from django.utils.translation import gettext, ngettext, pgettext_lazy
@@ -49,7 +49,7 @@ class RookEntryForm(EntryForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["out"].choices = [
+        cast(forms.ChoiceField, self.fields["out"]).choices = [
             *((str(i), n) for i, n in enumerate(self.names)),
             (NOBODY_OUT, _("Nobody: time called")),
         ]
@@ -144,7 +144,8 @@ class RookEntryForm(EntryForm):
         return ["discard"]
 
     def code_field(self, code: str, index: int | None = None) -> str | None:
-        return {ErrorCode.BAD_SEQUENCE: "round"}.get(code)
+        fields: dict[str, str] = {ErrorCode.BAD_SEQUENCE: "round"}
+        return fields.get(code)
 
 
 def contract_text(contract: Contract) -> str:

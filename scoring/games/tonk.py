@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -57,7 +57,8 @@ class TonkEntryForm(EntryForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["by"].choices = [("", "—"), *((i, n) for i, n in enumerate(self.names))]
+        by = cast(forms.ChoiceField, self.fields["by"])
+        by.choices = [("", "—"), *((i, n) for i, n in enumerate(self.names))]
         for i, name in enumerate(self.names):
             self.fields[f"held_{i}"] = forms.CharField(
                 label=_("Cards %(name)s held") % {"name": name},
@@ -92,7 +93,7 @@ class TonkEntryForm(EntryForm):
         hand: dict[str, object] = {"dealer": self.name(data["dealer"]), "end": end}
         by = data.get("by")
         if end in ENDS_WITH_BY:
-            hand["by"] = self.name(by)
+            hand["by"] = self.name(cast(int, by))  # clean() requires "by" for these ends
         held: dict[str, object] = {}
         for i, name in enumerate(self.names):
             cards = cards_of(data.get(f"held_{i}", ""))
@@ -132,7 +133,8 @@ class TonkEntryForm(EntryForm):
         return ["spreads"]
 
     def code_field(self, code: str, index: int | None = None) -> str | None:
-        return {ErrorCode.BAD_MELD: "spreads", ErrorCode.BAD_TOTAL: "end"}.get(code)
+        fields: dict[str, str] = {ErrorCode.BAD_MELD: "spreads", ErrorCode.BAD_TOTAL: "end"}
+        return fields.get(code)
 
 
 # --- the adapter -----------------------------------------------------------------------------

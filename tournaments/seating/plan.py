@@ -169,7 +169,7 @@ def _assign_dealers(
             q = p
         owner[s] = q
         held.setdefault(q, []).append(s)
-    return owner  # type: ignore[return-value]
+    return owner
 
 
 def _improve_schedule(

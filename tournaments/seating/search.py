@@ -101,7 +101,8 @@ class _Tabu:
     def conflicts(self) -> tuple[np.ndarray, np.ndarray]:
         """(round, player) of every seated player in a repeat: the players a step may move
         (swapping with anyone, at any table of that round)."""
-        return np.nonzero((self.sd > 0) & (self.tabs >= 0))
+        rounds, players = np.nonzero((self.sd > 0) & (self.tabs >= 0))  # a 2-d array: 2 axes
+        return rounds, players
 
     def best_move(
         self, rk: np.ndarray, ak: np.ndarray, it: int, best: float, tabu: np.ndarray

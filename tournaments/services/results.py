@@ -6,6 +6,8 @@ many results arrived meanwhile."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.db.models import Count, F, Max, Min, Q, QuerySet, Sum
 
@@ -49,7 +51,7 @@ _SEAT_RESULT_AGGREGATES = {
 }
 
 
-def _seat_lines(game_id: int) -> QuerySet[ScoreLine]:
+def _seat_lines(game_id: int) -> QuerySet[ScoreLine, dict[str, Any]]:
     """The current hands' score lines of game ``game_id``, aggregated per seat (with the
     seat's player): the columns named in :data:`_SEAT_RESULT_COLUMNS`."""
     return (

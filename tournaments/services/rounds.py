@@ -9,6 +9,7 @@ changes back to this app, which does what follows them itself."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Hashable
 from datetime import timedelta
 from typing import Any
 
@@ -83,16 +84,21 @@ def round_seat(*, tournament: Tournament) -> tuple[Round, bool]:
 
 def _history(
     tournament: Tournament, before: int
-) -> tuple[dict[tuple[int, int], int], Counter[int], Counter[int]]:
+) -> tuple[
+    dict[tuple[seating.Player, seating.Player], int],
+    Counter[seating.Player],
+    Counter[seating.Player],
+]:
     """Meetings (pairs of registration ids → times), first-dealer turns and sit-outs of the
-    rounds before ``before``."""
+    rounds before ``before``, keyed as the seating takes them (``seating.Player``: here
+    registration ids)."""
     tables: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for table_id, registration_id, position in TableSeat.objects.filter(
         round__tournament=tournament, round__number__lt=before
     ).values_list("table_id", "registration_id", "position"):
         tables[table_id].append((position, registration_id))
-    meetings: Counter[tuple[int, int]] = Counter()
-    dealers: Counter[int] = Counter()
+    meetings: Counter[tuple[seating.Player, seating.Player]] = Counter()
+    dealers: Counter[seating.Player] = Counter()
     for seats in tables.values():
         seats.sort()
         dealers[seats[0][1]] += 1
@@ -100,7 +106,7 @@ def _history(
         for i, a in enumerate(ids):
             for b in ids[i + 1 :]:
                 meetings[(min(a, b), max(a, b))] += 1
-    sit_outs = Counter(
+    sit_outs: Counter[seating.Player] = Counter(
         SitOut.objects.filter(round__tournament=tournament, round__number__lt=before).values_list(
             "registration_id", flat=True
         )
@@ -144,7 +150,8 @@ def round_seating_compute(*, round_id: int) -> Round:
         ids = [r.pk for r in active]
         standing = _standing_order(tournament)
         seating = _seating_for(tournament, rnd.number, ids, meetings, dealers, sit_outs, standing)
-        by_id = {r.pk: r for r in active}
+        # Keyed as the seating answers (seating.Player: registration ids).
+        by_id: dict[Hashable, Registration] = {r.pk: r for r in active}
         part = _schedule_part(tournament, rnd.number)
         for number, table in enumerate(seating.tables, 1):
             seated = [by_id[i] for i in table.players]
@@ -179,9 +186,9 @@ def _seating_for(
     tournament: Tournament,
     number: int,
     ids: list[int],
-    meetings: dict[tuple[int, int], int],
-    dealers: Counter[int],
-    sit_outs: Counter[int],
+    meetings: dict[tuple[seating.Player, seating.Player], int],
+    dealers: Counter[seating.Player],
+    sit_outs: Counter[seating.Player],
     standing: list[int],
 ) -> seating.RoundSeating:
     """Round ``number``'s tables: from the stored plan (method ``plan``, while the players are
