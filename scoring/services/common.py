@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import User as AuthUser
 from django.utils import timezone
 
 from scoring import rows
@@ -68,8 +69,9 @@ def as_json_text(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _user(user: User) -> AbstractBaseUser | None:
-    return user if user is not None and user.is_authenticated else None  # type: ignore[return-value]
+def _user(user: User) -> AuthUser | None:
+    """The signed-in user a write records, or None (anonymous: a table link, a command)."""
+    return user if isinstance(user, AuthUser) and user.is_authenticated else None
 
 
 def _line_row(
@@ -160,7 +162,7 @@ def _write_hand(
     if replaces is not None:
         hand.replaces = replaces
     if values["entered_by_id"] is not None:
-        hand.entered_by = _user(entered_by)  # type: ignore[assignment]
+        hand.entered_by = _user(entered_by)
     hand.scores_cache = {name: score_.scores[name] for name in seats}
     return hand
 

@@ -59,7 +59,7 @@ def scoresheet_import(
         return game, False
     engine = checked.game
     seats = {name: seat_id for name, seat_id in game.seating}
-    hands = []
+    hands: list[Hand] = []
     for number, (entry, record, score_) in enumerate(
         zip(sheet["hands"], checked.hands, result.hands, strict=True), 1
     ):
@@ -77,6 +77,8 @@ def scoresheet_import(
             via=Hand.Via.IMPORT,
             idempotency_key="",
         )
+        if hand is None:  # only a write with an idempotency key can find its place taken
+            raise RuntimeError(f"hand {number} of an import was not written")
         hands.append(hand)
     game.last_number = len(hands)
     _sequence_state(game, hands)
@@ -91,7 +93,8 @@ def scoresheet_job_submit(*, sheet: object) -> ScoresheetJob:
     In the embedded mode the task runs eagerly, right after the commit, in this process.
     """
     job = ScoresheetJob.objects.create(sheet=sheet)
-    scoresheet_job_run.delay_on_commit(job.pk)
+    # celery-types 0.26 does not know Task.delay_on_commit (Celery 5.4).
+    scoresheet_job_run.delay_on_commit(job.pk)  # type: ignore[attr-defined]
     return job
 
 

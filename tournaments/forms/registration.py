@@ -4,7 +4,7 @@ pasted, and the messages saying what a registration did."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.db import transaction
@@ -58,7 +58,7 @@ class RegisterForm(forms.Form):
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
-        self.fields["players"].queryset = (
+        cast("forms.ModelMultipleChoiceField[Player]", self.fields["players"]).queryset = (
             Player.objects.filter(club_id=tournament.club_id)
             .exclude(registrations__tournament=tournament)
             .order_by("name", "id")
@@ -84,7 +84,8 @@ class RegisterForm(forms.Form):
         return names
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if not self.errors and not cleaned.get("players") and not cleaned.get("names"):
             raise forms.ValidationError(gettext("Tick a club player or type a name to register."))
         return cleaned

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext
@@ -43,7 +43,7 @@ class SubstituteForm(forms.Form):
             .order_by("registration__player__name", "id")
         )
         self.seats = {seat.registration_id: seat for seat in seats}
-        self.fields["registration"].choices = [
+        cast(forms.ChoiceField, self.fields["registration"]).choices = [
             (
                 seat.registration_id,
                 gettext("%(name)s, table %(table)d")

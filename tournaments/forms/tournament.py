@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 from zoneinfo import ZoneInfo, available_timezones
 
 from django import forms
@@ -163,8 +163,8 @@ class TournamentForm(forms.Form):
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
-        self.fields["kind"].choices = _game_choices()
-        self.fields["time_zone"].choices = _time_zone_choices()
+        cast(forms.ChoiceField, self.fields["kind"]).choices = _game_choices()
+        cast(forms.ChoiceField, self.fields["time_zone"]).choices = _time_zone_choices()
         self.fields["time_zone"].initial = default_time_zone(club)
         for game in games.names():
             self._add_game_fields(game)
@@ -283,10 +283,11 @@ class TournamentForm(forms.Form):
         return names
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         kind = cleaned.get("kind")
         for name in self._other_fields(kind):
-            self._errors.pop(name, None)
+            self.errors.pop(name, None)
             cleaned.pop(name, None)
         starts_at = cleaned.get("starts_at")
         zone = cleaned.get("time_zone")

@@ -9,7 +9,7 @@ import operator
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import repeat
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -52,7 +52,7 @@ def placement_points(scores: Sequence[int], *, lower_wins: bool) -> list[Fractio
         while ahead + tied < n and scores[order[ahead + tied]] == scores[order[ahead]]:
             tied += 1
         places = range(ahead + 1, ahead + tied + 1)
-        share = sum(Fraction(n - p, n - 1) for p in places) / tied
+        share = sum((Fraction(n - p, n - 1) for p in places), Fraction(0)) / tied
         for j in range(ahead, ahead + tied):
             out[order[j]] = share
         ahead += tied
@@ -231,7 +231,9 @@ def compute_standings(
     columns: list[list[int | None]] = []
     for tiebreak in rules.tiebreaks:
         columns.append(_tiebreak(tiebreak, cols, who, mine, points, played, count, games))
-    tiebreaks = list(zip(*columns, strict=True)) if columns else [()] * count
+    tiebreaks: list[tuple[int | None, ...]] = (
+        list(zip(*columns, strict=True)) if columns else [()] * count
+    )
 
     # Totals (shared when equal), and as integers over their least common denominator: the
     # sort keys, exact and much quicker to compare than fractions.
@@ -396,7 +398,7 @@ def _ranked(
     ):
         if not before:
             place = position
-        j = key[-1]
+        j = cast(int, key[-1])  # the entry's index closes every sort key
         entry = entries[j]
         shared = before or after
         out.append(

@@ -51,7 +51,8 @@ class Command(BaseCommand):
             )
         self.stdout.write(
             f"Demo tournament: {tournament.name!r}, round {tournament.rounds_complete + 1} of "
-            f"{tournament.round_count} under way. Its director is {DEMO_USERNAME!r} (the login above): "
+            f"{tournament.round_count} under way. Its director is {DEMO_USERNAME!r} "
+            "(the login above): "
             f"dashboard {reverse('tournaments:manage', args=[tournament.pk])}, public standings "
             f"{reverse('tournaments:standings', args=[tournament.pk])}"
         )
