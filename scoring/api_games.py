@@ -29,7 +29,7 @@ from scoring.api import (
     game_url,
 )
 from scoring.api_auth import TableAccess, game_for, is_table
-from scoring.errors import NotTonk
+from scoring.errors import NotForStakes
 from scoring.models import Game, Seat
 from scoring.serializers import GameNameField, GameOut, GameSummaryOut, SettleUpOut
 
@@ -216,5 +216,5 @@ class SettleUpApi(GameApiView):
     def get(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
         if not game.adapter.has_stakes:
-            raise NotTonk(game=game.kind)
-        return Response(SettleUpOut(selectors.tonk_settle_up(game)).data)
+            raise NotForStakes(params={"title": game.adapter.rules.title}, game=game.kind)
+        return Response(SettleUpOut(selectors.settle_up(game)).data)

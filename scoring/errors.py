@@ -21,7 +21,9 @@ from tonkrules.messages import RULE_MESSAGES, Template, declare
 SCORING_RULE_MESSAGES: dict[str, Template] = {
     "not_json.nested": _("the JSON is nested too deeply"),
     "not_text.nul": _("the text holds a NUL or an unpaired surrogate"),
-    "key_not_allowed.stake": _("a stake and a currency are for Tonk only"),
+    "key_not_allowed.stake": _(
+        "a stake and a currency are only for a game played for stakes, which %(title)s is not"
+    ),
     "stake.length": _("a stake has at most %(max)s characters"),
     "not_consecutive.correction": _(
         "%(number_key)s %(following)s follows; this %(number_key)s must stay %(sequence)s"
@@ -48,7 +50,7 @@ CONFLICT_MESSAGES: dict[str, Template] = {
     "no_such_hand": _("no current hand %(number)s"),
     "idempotency_key_reused": _("this idempotency key was used for a different write"),
     "idempotency_key_reused.game": _("this idempotency key was used for a different game"),
-    "not_tonk": _("settling up is for Tonk, played for stakes"),
+    "not_tonk": _("%(title)s is not played for stakes: there is nothing to settle up"),
 }
 
 
@@ -136,7 +138,8 @@ class IdempotencyKeyReused(ScoringConflict):
     code = "idempotency_key_reused"
 
 
-class NotTonk(ScoringConflict):
-    """Settling up is for Tonk, the game played for stakes."""
+class NotForStakes(ScoringConflict):
+    """Settling up is for a game played for stakes (``GameRules.has_stakes``: Tonk). The code
+    stays ``not_tonk``, as the API has always answered it."""
 
     code = "not_tonk"

@@ -484,7 +484,7 @@ def start_error_text(error: RuleError, kind: str) -> str:
         "club": _("A seated club player must be a player of the game's club."),
         "stake": _("Type the stake as an amount such as 0.25: digits and a point, no sign."),
         "currency": _("Type a three-letter currency code such as USD."),
-        "key_not_allowed": _("A stake and a currency are for Tonk only."),
+        "key_not_allowed": _("Only a game played for stakes takes a stake and a currency."),
     }
     if detail == "option_value":
         minimum = error.params.get("minimum")

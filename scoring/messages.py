@@ -11,10 +11,24 @@ gettext in the active language; the command line renders the same template in En
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.utils.translation import gettext, ngettext
 
 from tonkrules.errors import DomainError
 from tonkrules.messages import render
+
+#: Parameters that hold an English word of the engine (marked for translation there), which
+#: the sentence shows in the active language: a game's title.
+TRANSLATED_PARAMS = ("title",)
+
+
+def translated_params(context: Mapping[str, object]) -> dict[str, object]:
+    """``context`` with the values of :data:`TRANSLATED_PARAMS` in the active language."""
+    return {
+        name: gettext(value) if name in TRANSLATED_PARAMS and isinstance(value, str) else value
+        for name, value in context.items()
+    }
 
 
 def error_message(error: DomainError) -> str:
@@ -26,7 +40,9 @@ def error_message(error: DomainError) -> str:
     never turns a refusal into a server error.
     """
     try:
-        return render(error.template, error.context(), gettext=gettext, ngettext=ngettext)
+        return render(
+            error.template, translated_params(error.context()), gettext=gettext, ngettext=ngettext
+        )
     except (KeyError, TypeError, ValueError):
         return error.message
 

@@ -171,7 +171,7 @@ def _context(
         "recorded": recorded,
         "link": link,
         "qr": segno.make(link, error="m").svg_inline(scale=4, omitsize=True, title=_("Table link")),
-        "settle": selectors.tonk_settle_up(game) if adapter.has_stakes and hands else None,
+        "settle": selectors.settle_up(game) if adapter.has_stakes and hands else None,
         "entry_data": {
             "copies": grid.copies,
             **grid.notation(),
@@ -456,7 +456,7 @@ def settle_up(request: HtmxHttpRequest, key: str) -> HttpResponse:
         "game": game,
         "adapter": adapter,
         "title": adapter.label,
-        "settle": selectors.tonk_settle_up(game),
+        "settle": selectors.settle_up(game),
         "robots": ROBOTS,
     }
     return render(request, "scoring/settle_up.html", context)

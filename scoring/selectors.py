@@ -167,7 +167,7 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def tonk_settle_up(game: Game) -> dict[str, Any]:
+def settle_up(game: Game) -> dict[str, Any]:
     """Each player's net in stake units (and money, with a stake), and the fewest payments
     that settle the table (``tonkrules.settle``)."""
     names = _names(game)

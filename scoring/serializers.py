@@ -244,7 +244,7 @@ class PaymentOut(OutputSerializer):
 
 class SettleUpOut(OutputSerializer):
     """Tonk: each player's net in stake units (and money, with a stake), and the fewest
-    payments that settle the table (``scoring.selectors.tonk_settle_up``)."""
+    payments that settle the table (``scoring.selectors.settle_up``)."""
 
     net = PlayerPointsField()
     money = PlayerMoneyField(required=False)

@@ -94,7 +94,9 @@ RULE_MESSAGES: dict[str, Template] = {
     "key_not_allowed.end": _("the key %(key)r is not allowed when the hand ends by %(end)s"),
     "key_not_allowed.nobody_out": _("the key %(key)r is not allowed when nobody went out"),
     "key_not_allowed.not_tonk_out": _("the key %(key)r is not allowed except on a tonk_out"),
-    "key_not_allowed.tonk_only": _("%(key)r is for Tonk only"),
+    "key_not_allowed.stakes_only": _(
+        "%(key)r is only for a game played for stakes, which %(title)s is not"
+    ),
     "value_type.string": _("%(key)r must be a string"),
     "value_type.whole": _("%(key)r must be a whole number"),
     "value_type.whole_of": _("%(key)r of %(player)s must be a whole number, not %(value)r"),

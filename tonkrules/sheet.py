@@ -140,10 +140,12 @@ def _top(
     if not isinstance(data["hands"], list):
         raise FormatError("value_type.list", params={"key": "hands"})
     stake = currency = None
-    if game.name != "tonk":
+    if not game.has_stakes:
         for key in ("stake", "currency"):
             if key in data:
-                raise FormatError("key_not_allowed.tonk_only", params={"key": key})
+                raise FormatError(
+                    "key_not_allowed.stakes_only", params={"key": key, "title": game.title}
+                )
     if "stake" in data:
         stake = parse_stake(data["stake"])
     if "currency" in data:

@@ -25,15 +25,17 @@ TOURNAMENT_MESSAGES: dict[str, Template] = {
     "not_director": _("only the club's directors run its tournaments"),
     "bad_name": _("a tournament needs a name of 1 to 120 characters"),
     "bad_name.substitute": _("name the substitute"),
-    "bad_stake": _("a stake is for Tonk only"),
+    "bad_stake": _("%(title)s is not played for stakes: no stake or currency"),
     "bad_sizes": _(
         "%(title)s is played by %(min)s to %(max)s players: tables of %(sizes)s are not all allowed"
     ),
     "bad_prefer": _("the preferred size must be one of the table sizes"),
-    "bad_hands_per_round.rook": _("a Toonerville Rook round is one contract round"),
+    "bad_hands_per_round.one": _(
+        "a round of a %(title)s tournament plays one round of the game, no more"
+    ),
     "zero_for_rook": _(
-        "a missed Toonerville Rook round cannot score zero: the lowest total wins, so it "
-        "would be an advantage"
+        "a missed round of %(title)s cannot score zero: the lowest total wins, so missing a "
+        "round would be an advantage"
     ),
     "bad_time_zone": _("unknown time zone %(time_zone)r"),
     "other_club": _("that player is not a player of this club"),

@@ -104,7 +104,7 @@ def game_start(
         engine = find_game(kind)
         engine.options(options)  # validates; the game keeps the options as given
         if not engine.has_stakes and (stake is not None or currency is not None):
-            raise FormatError("key_not_allowed.stake")
+            raise FormatError("key_not_allowed.stake", params={"title": engine.title})
         stake_text = ""
         if stake is not None:
             parse_stake(stake)

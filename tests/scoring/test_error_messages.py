@@ -24,7 +24,10 @@ TWO = [{"name": "Ana"}, {"name": "Ben"}]
 #: A test catalogue: the English templates concerned and their (French) translations.
 CATALOGUE = {
     "%(token)r is not a card of the 52-card deck": "%(token)r n'est pas une carte du jeu de 52",
-    "settling up is for Tonk, played for stakes": "les comptes, c'est pour le Tonk, joué avec mise",
+    "%(title)s is not played for stakes: there is nothing to settle up": (
+        "%(title)s ne se joue pas avec mise : rien à régler"
+    ),
+    "Bluke": "Bluke (le jeu)",
 }
 
 
@@ -88,7 +91,7 @@ def test_the_api_conflict_body_carries_the_translated_sentence(
     assert response.status_code == 409
     assert response.json()["conflict"] == {
         "code": "not_tonk",
-        "message": "les comptes, c'est pour le Tonk, joué avec mise",
+        "message": "Bluke (le jeu) ne se joue pas avec mise : rien à régler",
         "game": "bluke",
     }
 

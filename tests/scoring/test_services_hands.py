@@ -220,7 +220,7 @@ def test_game_changed_callbacks_run_after_commit(django_capture_on_commit_callba
 def test_settle_up_pays_in_fewest_payments() -> None:
     game, _ = services.game_start(kind="tonk", players=P3, stake="0.25", currency="usd")
     services.hand_record(game=game, entry=knock("Ana", Ana="KC QC", Ben="AS 4D", Cy="8H"))
-    settle = selectors.tonk_settle_up(game)
+    settle = selectors.settle_up(game)
     assert settle["net"] == {"Ana": -5, "Ben": 4, "Cy": 1}
     assert settle["money"] == {"Ana": "-1.25", "Ben": "1.00", "Cy": "0.25"}
     assert settle["payments"] == [

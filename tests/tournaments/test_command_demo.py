@@ -63,7 +63,7 @@ def test_demo_starts_one_game_of_each_kind_in_progress_with_real_hands(settings,
         "knock",
     ]
     assert selectors.game_totals(tonk) == {"Ana": -6, "Ben": 4, "Cyd": 2}
-    assert selectors.tonk_settle_up(tonk)["money"] == {
+    assert selectors.settle_up(tonk)["money"] == {
         "Ana": "-1.50",
         "Ben": "1.00",
         "Cyd": "0.50",

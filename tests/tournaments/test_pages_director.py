@@ -408,7 +408,7 @@ def _new_form(web: Client, club: Club, **changes: list[str]) -> dict[str, list[s
         (
             {"kind": ["rook"], "missed_round_score": ["zero"]},
             "missed_round_score",
-            "A missed Toonerville Rook round cannot score zero",
+            "A missed round of Toonerville Rook cannot score zero",
         ),
         (
             {"kind": ["bluke"], "bluke__rounds": [""]},

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import games
-from scoring.messages import error_message
+from scoring.messages import error_message, translated_params
 from scoring.services import MAX_NAME_LENGTH
 from tournaments.errors import TournamentError
 
@@ -45,7 +45,7 @@ ERROR_TEXT: dict[str, Promise] = {
     "bad_method": _("Choose one of the seating methods."),
     "bad_missed_round_score": _("Choose how a missed round scores."),
     "zero_for_rook": _(
-        "A missed Toonerville Rook round cannot score zero: the lowest total wins, so missing a "
+        "A missed round of %(title)s cannot score zero: the lowest total wins, so missing a "
         "round would be an advantage."
     ),
     "bad_basis": _("Choose what the standings add up."),
@@ -76,7 +76,7 @@ def error_text(exc: TournamentError, **params: object) -> str:
     template = ERROR_TEXT.get(exc.code)
     if template is None:
         return error_message(exc)
-    values = {**exc.context(), **params}
+    values = {**translated_params(exc.context()), **params}
     try:
         return str(template) % values
     except (KeyError, TypeError, ValueError):

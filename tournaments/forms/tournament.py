@@ -125,8 +125,8 @@ class TournamentForm(forms.Form):
         initial=Tournament.Missed.AVERAGE,
         widget=forms.RadioSelect,
         help_text=_(
-            "For a sit-out, a late entry, an absence or a table not played. Zero is refused for "
-            "Toonerville Rook, where the lowest total wins."
+            "For a sit-out, a late entry, an absence or a table not played. Zero is refused for a "
+            "game whose lowest total wins."
         ),
     )
     basis = forms.ChoiceField(
@@ -135,7 +135,8 @@ class TournamentForm(forms.Form):
         initial=Tournament.Basis.TOTAL,
         widget=forms.RadioSelect,
         help_text=_(
-            "Total score: points (Tonk: stake units) added up. Placement: at each table a player "
+            "Total score: points (stake units in a game played for stakes) added up. Placement: "
+            "at each table a player "
             "earns (players − place) ÷ (players − 1), so tables of different sizes compare "
             "fairly."
         ),

@@ -114,7 +114,7 @@ def tournament_create(
     stake_text, currency_text = "", ""
     if stake is not None or currency is not None:
         if not engine.has_stakes:
-            raise TournamentError("bad_stake", field="stake")
+            raise TournamentError("bad_stake", params={"title": engine.title}, field="stake")
         try:
             if stake is not None:
                 parse_stake(stake)
@@ -153,7 +153,8 @@ def tournament_create(
     if engine.max_hands_per_round == 1:  # a round of the tournament is one round of the game
         if hands_per_round not in (None, 1):
             raise TournamentError(
-                "bad_hands_per_round.rook",
+                "bad_hands_per_round.one",
+                params={"title": engine.title},
                 field="hands_per_round",
             )
         hands = 1
@@ -168,7 +169,8 @@ def tournament_create(
     missed = _choice(missed_round_score, Tournament.Missed, "missed_round_score")
     if engine.lower_wins and missed == Tournament.Missed.ZERO:
         raise TournamentError(
-            "zero_for_rook",
+            "zero_for_rook",  # the code clients know; any game whose lowest total wins
+            params={"title": engine.title},
             field="missed_round_score",
         )
     basis = _choice(basis, Tournament.Basis, "basis")
