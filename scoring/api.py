@@ -19,7 +19,9 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from django.contrib.auth.models import User
+from django.http import Http404
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -111,7 +113,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             "detail": "request",
             "message": str(exc.detail)
             if isinstance(exc, exceptions.ParseError)
-            else "the request does not fit the endpoint",
+            else gettext("the request does not fit the endpoint"),
         }
         if isinstance(exc, exceptions.ValidationError):
             body["fields"] = exc.detail
@@ -124,6 +126,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response(
             {"conflict": error_body(exc, exc.to_dict())}, status=status.HTTP_409_CONFLICT
         )
+    if isinstance(exc, Http404):  # get_object_or_404's sentence names the model: say Not found
+        exc = exceptions.NotFound()
     return exception_handler(exc, context)
 
 

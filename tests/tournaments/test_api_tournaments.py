@@ -562,6 +562,8 @@ def test_another_clubs_director_cannot_read_a_tournament(
         assert response.json() == []
     else:
         assert response.status_code == 404
+        # The same words as every API 404: no model named, nothing to tell a prober apart.
+        assert response.json() == {"detail": "Not found."}
 
 
 @pytest.mark.django_db

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from scoring.messages import error_message
 from tournaments import seating
 
 SIZE_RANGE = (2, 5)
@@ -86,7 +87,7 @@ class Command(BaseCommand):
                 seed=options["seed"],
             )
         except seating.SeatingError as error:
-            raise CommandError(error.message) from error
+            raise CommandError(error_message(error)) from error
         ms = [round(1000 * s, 3) for s in plan.seconds]
         if options["json"]:
             self.stdout.write(
