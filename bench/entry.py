@@ -75,6 +75,10 @@ connection after each answer, so with sync workers each request opens a new conn
 thread per connection, requests prepared as bytes: it uses about 0.05 cores at 250 requests/s
 and 0.13 at 1,000. It shares the machine's cores with gunicorn and PostgreSQL. Profile the hand
 endpoint with ``bench/profile_hand.py``. Record the figures in bench/RESULTS.md.
+
+The script stays one module: it is run as one file (``python bench/entry.py``), and its parts
+(the scratch database, the server, the load generator, the /proc accounting, the report) serve
+only this measurement.
 """
 
 from __future__ import annotations

@@ -259,14 +259,16 @@ def step_timers() -> StepTimers:
     """Timers on the steps of ``POST .../hands/``, outermost first (nested steps are part of
     the step that calls them)."""
     from scoring import api_auth, api_hands, services
+    from scoring.services import hands
 
     steps = StepTimers()
     steps.wrap(api_auth.TableKeyAuthentication, "authenticate", "table key authentication")
     steps.wrap(api_hands, "game_for", "api: game_for (the game, again)")
     steps.wrap(services, "hand_record", "services.hand_record (transaction included)")
-    for name in ("_locked", "_replayed", "engine_of", "_current", "_next_revision", "_seats"):
-        steps.wrap(services, name, f"  hand_record: {name}")
-    steps.wrap(services, "_write_hand", "  hand_record: _write_hand (insert hand and lines)")
+    # hand_record (scoring.services.hands) calls these through its own imports of them.
+    for name in ("_locked", "_replayed", "engine_of", "_current", "_next_revision"):
+        steps.wrap(hands, name, f"  hand_record: {name}")
+    steps.wrap(hands, "_write_hand", "  hand_record: _write_hand (insert hand and lines)")
     from tonkrules import tonk
 
     for name in ("read_hand", "score_hand"):

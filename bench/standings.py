@@ -48,6 +48,9 @@ dropped again at the end, whatever happens; no other database is touched):
 Options: ``--runs N`` (default 40), ``--hit-runs N`` (200), ``--bluke-hands N`` (25), ``--quick``
 (5 runs, 20 hits, 5 Bluke hands a round), ``--check``, ``--db-name NAME`` (must start with
 ``tabletally_bench``). Record the figures in bench/RESULTS.md.
+
+The script stays one module: it is run as one file, and its parts (writing the tournaments with
+``COPY``, the measurements, the report) serve only this measurement.
 """
 
 from __future__ import annotations

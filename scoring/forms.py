@@ -195,7 +195,7 @@ HOUSE_RULES: Mapping[str, list[HouseRule]] = _HouseRules()
 # --- the form ---------------------------------------------------------------------------------
 
 
-def _has_stakes(kind: object) -> bool:
+def plays_for_stakes(kind: object) -> bool:
     """Whether game ``kind`` is played for stakes (False for no or an unknown game)."""
     try:
         return games.adapter_for(kind).has_stakes
@@ -356,7 +356,7 @@ class GameStartForm(forms.Form):
         """The fields of the games not chosen, and the stake unless the chosen game is played
         for stakes: not read."""
         names = [r.field_name for game in games.names() if game != kind for r in HOUSE_RULES[game]]
-        if not _has_stakes(kind):
+        if not plays_for_stakes(kind):
             names += ["stake", "currency"]
         return names
 
@@ -395,7 +395,7 @@ class GameStartForm(forms.Form):
         """The keyword arguments of :func:`scoring.services.game_start` (all but the user)."""
         kind = self.cleaned_data["kind"]
         stake = currency = None
-        if _has_stakes(kind):
+        if plays_for_stakes(kind):
             stake = self.cleaned_data.get("stake", "").replace(",", ".") or None
             currency = self.cleaned_data.get("currency") or None
             if stake is not None and currency is None:

@@ -6,7 +6,7 @@ Views stay thin: the entry forms (``scoring.entry``) build the hand object, the 
 score and record it, the selectors read the sheet. With htmx a submission swaps the table's main
 region in place; without it the form posts and the page reloads (303 after a write).
 
-It stays one module (about 510 lines): every view serves the one audience of a table link and
+It stays one module (about 520 lines): every view serves the one audience of a table link and
 shares its lookup and page context (``_game``, ``_context``, ``_render_main``).
 """
 

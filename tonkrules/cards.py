@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum, StrEnum
 from typing import Generic, TypeVar
@@ -403,8 +403,3 @@ def spellings(cards: Iterable[object]) -> dict[str, str]:
                 out[f"{rank}{card.suit.value}"] = text
                 out[f"{rank}{card.suit.symbol}"] = text
     return out
-
-
-def format_cards(cards: Sequence[object]) -> str:
-    """Cards in canonical notation separated by spaces, e.g. ``"QS 10H 3C"``."""
-    return " ".join(str(c) for c in cards)

@@ -386,7 +386,9 @@ class GameRules(ABC, Generic[OptionsT, HandT]):
     unit: ClassVar[str]
     """``"stake units"`` or ``"points"``."""
     has_stakes: ClassVar[bool] = False
-    """Played for stakes: a game may carry a stake and a currency, and be settled up."""
+    """Played for stakes: a game may carry a stake and a currency, and be settled up. Such a
+    game's hands must score zero-sum (stake units paid between the players, as Tonk's do:
+    rules/tonk.md, "Every hand's payouts sum to zero"): settling up pays the nets off."""
     number_key: ClassVar[str | None]
     """The key numbering hands (``"round"``, ``"hand"``), or None when hands are not numbered."""
     schedule_length: ClassVar[int | None] = None

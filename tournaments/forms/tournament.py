@@ -22,6 +22,7 @@ from scoring.forms import (
     chosen_options,
     currency_field,  # the start-a-game page's fields: the same controls here
     option_field,
+    plays_for_stakes,
     stake_field,
     start_error_text,
 )
@@ -33,14 +34,6 @@ from tournaments.models import (
     Club,
     Tournament,
 )
-
-
-def _has_stakes(kind: object) -> bool:
-    """Whether game ``kind`` is played for stakes (False for no or an unknown game)."""
-    try:
-        return adapter_for(kind).has_stakes
-    except LookupError:
-        return False
 
 
 def _game_choices() -> list[tuple[str, str]]:
@@ -279,7 +272,7 @@ class TournamentForm(forms.Form):
             for name in self.GAME_FIELDS
             if f"{game}__{name}" in self.fields
         ]
-        if not _has_stakes(kind):
+        if not plays_for_stakes(kind):
             names += ["stake", "currency"]
         return names
 
@@ -324,7 +317,7 @@ class TournamentForm(forms.Form):
             value = data.get(f"{kind}__{name}")
             if value not in (None, "", []):
                 arguments[name] = value
-        if _has_stakes(kind):
+        if plays_for_stakes(kind):
             stake = (data.get("stake") or "").replace(",", ".") or None
             currency = (data.get("currency") or "").upper() or None
             if stake is not None and currency is None:
@@ -377,7 +370,7 @@ class TournamentForm(forms.Form):
             key = cause.params.get("key") if isinstance(cause, RuleError) else None
             name = f"{kind}__{key}"
             return name if key and name in self.fields else None
-        if field in ("stake", "currency") and _has_stakes(kind):
+        if field in ("stake", "currency") and plays_for_stakes(kind):
             cause = exc.__cause__
             if isinstance(cause, RuleError) and cause.detail == "currency":
                 return "currency"

@@ -78,14 +78,17 @@ def tournament_create(
     """Create a tournament of ``club`` (its director only).
 
     Args:
-        kind: ``"tonk"``, ``"rook"`` or ``"bluke"``.
-        rounds: Rook: at most 11, 11 by default (round r plays contract r); others: required.
+        kind: a registered game's name; what follows comes from its rules object
+            (``tonkrules.GameRules``).
+        rounds: 1 to ``max_rounds``; ``default_rounds`` when None (required for a game that
+            has none: Rook's is 11, round r playing contract r).
         sizes: the allowed table sizes; each must be a player count the game allows
-            (defaults: Tonk 2–3, Rook 3–5, Bluke 3–4); ``prefer`` one of them (3, 4, 4).
-        hands_per_round: Bluke 1–25 (25 by default; fewer: each round continues the hand
-            sequence where the last stopped); Tonk 10 by default; Rook always 1.
-        missed_round_score: ``average`` (default), ``zero`` (refused for Rook, where the lowest
-            total wins), ``worst``.
+            (default ``table_sizes.allowed``); ``prefer`` one of them (``table_sizes.preferred``).
+        hands_per_round: 1 to ``max_hands_per_round`` (``default_hands_per_round`` when None);
+            a game whose tournament round is one round of the game takes only 1. A game with a
+            schedule continues it from round to round (``sequence_start``).
+        missed_round_score: ``average`` (default), ``zero`` (refused where the lowest total
+            wins: ``zero_for_rook``), ``worst``.
         basis: ``total`` or ``placement``.
         idempotency_key: a retry with the same key (same user) returns the first tournament.
 
