@@ -103,6 +103,9 @@ class ErrorObjectOut(serializers.Serializer[Any]):
     # The error object's key "fields": DRF's metaclass takes declared fields off the class, so
     # this does not replace Serializer.fields at runtime, which the stubs cannot see.
     fields = serializers.JSONField(required=False)  # type: ignore[assignment]
+    field = serializers.CharField(
+        required=False, help_text="A tournament request's field at fault."
+    )
 
 
 @extend_schema_serializer(component_name="Error")
@@ -115,10 +118,26 @@ class ErrorOut(serializers.Serializer[Any]):
 class ConflictObjectOut(serializers.Serializer[Any]):
     """A write the present state refuses: a stable ``code`` (``stale_revision``,
     ``void_refused``, ``game_finished``, ``no_such_hand``, ``idempotency_key_reused``...), a
-    ``message``, and the values a client needs to recover (``current_revision``...)."""
+    ``message``, and the values a client needs to recover, each declared here."""
 
     code = serializers.CharField()
     message = serializers.CharField()
+    number = serializers.IntegerField(required=False, help_text="The hand concerned.")
+    current_revision = serializers.IntegerField(
+        required=False, help_text="stale_revision: the hand's current revision."
+    )
+    latest = serializers.IntegerField(
+        required=False, help_text="void_refused: the latest hand, the only one that may be voided."
+    )
+    limit = serializers.IntegerField(required=False, help_text="hand_limit: the hands it takes.")
+    game = serializers.JSONField(
+        required=False,
+        help_text="hand_limit: the game's id; not_tonk: the game's name.",
+    )
+    round = serializers.IntegerField(required=False, help_text="The tournament round concerned.")
+    field = serializers.CharField(
+        required=False, help_text="A tournament request's field at fault."
+    )
 
 
 @extend_schema_serializer(component_name="Conflict")

@@ -150,3 +150,33 @@ def test_a_page_that_does_not_exist_is_404(api: APIClient) -> None:
     assert [api.get(f"/api/v1/games/?page={p}").status_code for p in ("", "0", "x", "2")] == [
         404
     ] * 4
+
+
+def test_every_key_an_error_or_conflict_body_carries_is_declared() -> None:
+    """The error and conflict objects say what each refusal carries for a client to recover
+    (the keys the services give: ``scoring.errors``, ``tournaments.errors``)."""
+    components = schema_json()["components"]["schemas"]
+    error = set(components["ErrorObjectOut"]["properties"])
+    conflict = set(components["ConflictObjectOut"]["properties"])
+    assert {
+        "code",
+        "message",
+        "hand",
+        "number",
+        "player",
+        "cards",
+        "detail",
+        "fields",
+        "field",
+    } <= error
+    assert {
+        "code",
+        "message",
+        "number",
+        "current_revision",
+        "latest",
+        "limit",
+        "game",
+        "round",
+        "field",
+    } <= conflict
