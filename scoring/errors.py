@@ -25,8 +25,11 @@ SCORING_RULE_MESSAGES: dict[str, Template] = {
         "a stake and a currency are only for a game played for stakes, which %(title)s is not"
     ),
     "stake.length": _("a stake has at most %(max)s characters"),
-    "not_consecutive.correction": _(
-        "%(number_key)s %(following)s follows; this %(number_key)s must stay %(sequence)s"
+    "not_consecutive.correction_hand": _(
+        "hand %(following)s follows; this hand must stay %(sequence)s"
+    ),
+    "not_consecutive.correction_round": _(
+        "round %(following)s follows; this round must stay %(sequence)s"
     ),
     "name_too_long": _("a player's name has at most %(max)s characters"),
     "name_control": _("a player's name cannot hold control characters"),
@@ -39,9 +42,13 @@ declare(SCORING_RULE_MESSAGES, into=RULE_MESSAGES)
 CONFLICT_MESSAGES: dict[str, Template] = {
     "conflict": _("this change cannot be made in the game's present state"),
     "stale_revision": _("hand %(number)s is at revision %(current_revision)s, not %(revision)s"),
-    "void_refused": _(
-        "only the latest %(number_key)s of %(title)s can be voided, so that the sequence stays "
-        "whole; correct %(number_key)s %(sequence)s instead"
+    "void_refused.hand": _(
+        "only the latest hand of %(title)s can be voided, so that the sequence stays whole; "
+        "correct hand %(sequence)s instead"
+    ),
+    "void_refused.round": _(
+        "only the latest round of %(title)s can be voided, so that the sequence stays whole; "
+        "correct round %(sequence)s instead"
     ),
     "game_finished": _("the game is finished: no more hands"),
     "game_not_open": _("the game is not open for hands yet"),

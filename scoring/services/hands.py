@@ -247,9 +247,10 @@ def hand_correct(
             and following.sequence != new_sequence + 1
         ):
             raise SequenceError(
-                "not_consecutive.correction",
+                "not_consecutive.correction_round"
+                if engine.number_key == "round"
+                else "not_consecutive.correction_hand",
                 params={
-                    "number_key": engine.number_key,
                     "following": following.sequence,
                     "sequence": old.sequence,
                 },
@@ -306,8 +307,8 @@ def hand_void(*, game: Game, number: int, origin: str | None = None) -> Hand:
     engine = find_game(game.kind)
     if engine.number_key is not None and hand is not current[-1]:
         raise VoidRefused(
+            "void_refused.round" if engine.number_key == "round" else "void_refused.hand",
             params={
-                "number_key": engine.number_key,
                 "title": engine.title,
                 "sequence": hand.sequence,
             },
