@@ -32,6 +32,7 @@ from scoring.api import (
     errors,
     example,
 )
+from scoring.serializers import GameNameField
 from tournaments import selectors, services
 from tournaments.models import Membership, Player, Registration, Round, Tournament
 from tournaments.serializers import (
@@ -112,7 +113,7 @@ class TournamentListApi(TournamentApiView):
     class TournamentInSerializer(StrictSerializer):
         club = serializers.IntegerField()
         name = serializers.CharField(max_length=120)
-        game = serializers.CharField()
+        game = GameNameField()
         options = serializers.JSONField(required=False)
         stake = serializers.JSONField(required=False)
         currency = serializers.JSONField(required=False)
