@@ -4,14 +4,14 @@ the health check."""
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
-from django.views.generic import TemplateView
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import api, views
+from scoring import views_games
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", views_games.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path(

@@ -30,8 +30,10 @@ from tonkrules.cards import (
 from tonkrules.errors import ErrorCode, RuleError
 from tonkrules.sheet import SheetError
 
-#: A headline people read for each error code of the format, translated; the error's own
-#: sentence (``scoring.messages.error_message``, translated too) follows it.
+#: A headline people read for each error code of the format, translated, the same for every
+#: game; a game's adapter replaces some (``GameAdapter.error_headlines``: Tonk's "This total
+#: does not tonk"). The error's own sentence (``scoring.messages.error_message``, translated
+#: too) follows it.
 ERROR_HEADLINES: Mapping[str, Any] = {
     ErrorCode.BAD_FORMAT: _("Something is missing or not in the expected form"),
     ErrorCode.BAD_SEQUENCE: _("Out of order"),
@@ -41,7 +43,7 @@ ERROR_HEADLINES: Mapping[str, Any] = {
     ErrorCode.HAND_SIZE: _("Wrong number of cards"),
     ErrorCode.BAD_MELD: _("Not a legal meld"),
     ErrorCode.BAD_TRUMP: _("Trump and the turned card disagree"),
-    ErrorCode.BAD_TOTAL: _("This total does not tonk"),
+    ErrorCode.BAD_TOTAL: _("The totals do not add up"),
     ErrorCode.NOT_OUT: _("Not out"),
     ErrorCode.CONTRACT_NOT_MET: _("The contract is not met"),
     ErrorCode.BAD_BID: _("Bid out of range"),
@@ -252,7 +254,7 @@ class EntryForm(forms.Form):
         self.rule_error = exc
         self.error_cards = error.cards
         self.error_player = error.player
-        message = error_text(error)
+        message = error_text(error, kind=self.kind)
         index = self._seat(error.player)
         holding = None
         field: str | None
@@ -268,10 +270,25 @@ class EntryForm(forms.Form):
         self.add_error(field if field in self.fields else None, message)
 
 
-def error_text(error: RuleError) -> str:
-    """What people read for a rule error: the translated headline, the player and cards
-    concerned, then the error's sentence in the active language."""
-    headline = str(ERROR_HEADLINES.get(error.code, _("Rejected")))
+def error_headline(code: str, kind: str | None = None) -> str:
+    """The translated headline of error ``code`` (an ``ErrorCode`` of formats/scoresheet.md):
+    game ``kind``'s own (its adapter's ``error_headlines``) when it has one, else the common
+    one of :data:`ERROR_HEADLINES`, else "Rejected". An unregistered ``kind`` (or None) gets
+    the common headlines."""
+    from scoring.games import adapter_for  # the adapters import this module
+
+    try:
+        own = adapter_for(kind).error_headlines if kind is not None else {}
+    except LookupError:
+        own = {}
+    return str(own.get(code) or ERROR_HEADLINES.get(code, _("Rejected")))
+
+
+def error_text(error: RuleError, *, kind: str | None = None) -> str:
+    """What people read for a rule error: the translated headline (game ``kind``'s own when
+    its adapter has one, :func:`error_headline`), the player and cards concerned, then the
+    error's sentence in the active language."""
+    headline = error_headline(error.code, kind)
     parts = [headline]
     if error.player:
         parts.append(error.player)

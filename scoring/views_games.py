@@ -1,4 +1,4 @@
-"""Pages for signed-in club members: their games, and starting a game."""
+"""The home page, and pages for signed-in club members: their games, and starting a game."""
 
 from __future__ import annotations
 
@@ -10,14 +10,22 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
+from scoring import games as game_adapters
 from scoring import selectors, services
 from scoring.errors import IdempotencyKeyReused
 from scoring.forms import GameStartForm
 from tonkrules.sheet import SheetError
 
 GAMES_PER_PAGE = 25
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    """The home page: what the service does, and every registered game with its one-sentence
+    description (``GameAdapter.description``), in the registry's order."""
+    return render(request, "home.html", {"games": game_adapters.all_adapters()})
 
 
 @login_required

@@ -50,8 +50,10 @@ translated_lazy = cast(Callable[[str], Promise], lazy(_translated, str))
 
 class GameAdapter:
     """One game on the Django side. Subclass it once per game and :func:`register` an
-    instance; the defaults suit a game without a schedule (each tournament round a fresh
-    sitting of ``hands_per_round`` hands) and without cards to tap.
+    instance; the defaults follow the rules object: a game without a schedule plays each
+    tournament round as a fresh sitting of ``hands_per_round`` hands, a game with one
+    (``rules.schedule_length``) continues its hand sequence from round to round; the default
+    is a game without cards to tap.
 
     Attributes:
         rules: the engine's rules object of the game (``tonkrules.find_game(name)``).
@@ -59,6 +61,10 @@ class GameAdapter:
         template_dir: where its ``entry.html`` partial is (the entry form's game-specific
             fields); by default ``scoring/games/<name>``.
         play_template: a table card's "what to play" partial.
+        next_template: the table page's "Next" panel partial (what the next hand is).
+        description: one sentence saying what the game is, for the home page (translated
+            lazily).
+        error_headlines: the game's own headlines of rule errors, by error code.
     """
 
     rules: GameRules[Any, Any]
@@ -67,6 +73,16 @@ class GameAdapter:
     #: The partial saying what a table plays this round (printed table cards), given the
     #: ``play`` of :meth:`table_play`; by default "``count`` hands".
     play_template: str = "scoring/games/_play.html"
+    #: The partial listing the table page's "Next" facts before the dealer, given the
+    #: ``next`` of :meth:`next_info` (and ``adapter``); by default the schedule's number and
+    #: the cards dealt when the game has a schedule, else nothing.
+    next_template: str = "scoring/games/_next.html"
+    #: One sentence saying what the game is, for the home page's list of games (translated
+    #: lazily); none by default.
+    description: ClassVar[Any] = ""
+    #: The game's own headline of a rule error, by error code (``ErrorCode``), translated
+    #: lazily; a code not here takes the common headline (``scoring.entry.ERROR_HEADLINES``).
+    error_headlines: ClassVar[Mapping[str, Any]] = {}
     #: Each house rule's label and explanation people read, by option key (translated
     #: lazily); an option without one shows its key and the engine's help.
     option_texts: ClassVar[Mapping[str, tuple[Any, Any]]] = {}
@@ -116,12 +132,18 @@ class GameAdapter:
     def next_info(
         self, *, number: int | None, dealer: int, names: Sequence[str], options: Any
     ) -> dict[str, Any]:
-        """What the table page says about the next hand besides its dealer: for a numbered
-        game its ``number_key`` (``{"round": 3, ...}``) and the cards dealt. ``number``: the
-        next round (hand) number, None for a game without a schedule."""
+        """What the table page says about the next hand besides its dealer (shown by
+        :attr:`next_template`): for a numbered game the number under its ``number_key`` and
+        under ``"number"`` (``{"round": 3, "number": 3, ...}``) and the cards dealt
+        (``"cards"``, None when the rules do not say). ``number``: the next round (hand)
+        number, None for a game without a schedule."""
         if number is None or self.rules.number_key is None:
             return {}
-        return {self.rules.number_key: number, "cards": self.rules.cards_dealt(number)}
+        return {
+            self.rules.number_key: number,
+            "number": number,
+            "cards": self.rules.cards_dealt(number),
+        }
 
     def entry_data(self, *, names: Sequence[str], options: Any) -> dict[str, Any]:
         """What the table page's script needs besides the grid's copies: for a numbered game,
@@ -149,21 +171,74 @@ class GameAdapter:
         return gettext("Required: how many rounds, 1 to %(max)d.") % {"max": self.rules.max_rounds}
 
     def hands_help(self) -> str:
-        """The new-tournament form's line explaining the hands per round."""
+        """The new-tournament form's line explaining the hands per round: a fresh sitting of
+        that many hands, or, for a game with a schedule (``rules.schedule_length``), a
+        continuation of its hand sequence (starting again after the last hand when
+        ``rules.schedule_wraps``)."""
+        length = self.rules.schedule_length
+        default = self.rules.default_hands_per_round
+        if length is None:
+            return gettext(
+                "Each round is a fresh sitting of this many hands. Default: %(default)d."
+            ) % {"default": default}
+        if self.rules.schedule_wraps:
+            return gettext(
+                "A whole game is %(hands)d hands. With fewer, each round continues where the "
+                "last stopped (hands 1–5, 6–10, …), starting again after %(hands)d. "
+                "Default: %(default)d."
+            ) % {"hands": length, "default": default}
         return gettext(
-            "Each round is a fresh sitting of this many hands. Default: %(default)d."
-        ) % {"default": self.rules.default_hands_per_round}
+            "A whole game is %(hands)d hands. With fewer, each round continues where the "
+            "last stopped (hands 1–5, 6–10, …). Default: %(default)d."
+        ) % {"hands": length, "default": default}
+
+    def table_hands(self, start: int, count: int) -> list[int]:
+        """The hand numbers of the schedule a table plays: ``count`` from ``start`` (1-based),
+        hand 1 again after the last when ``rules.schedule_wraps``; ``[]`` for a game without
+        a schedule."""
+        length = self.rules.schedule_length
+        if length is None:
+            return []
+        if self.rules.schedule_wraps:
+            return [(start - 1 + i) % length + 1 for i in range(count)]
+        return [start + i for i in range(count)]
 
     def table_play(
         self, *, round_number: int, game: Any, players: int, options: Any, tournament: Any
     ) -> dict[str, Any]:
         """What a table plays this round, for its printed card (:attr:`play_template`):
-        ``count`` hands by default. ``game``: the table's ``scoring.Game``."""
-        return {"count": game.hand_limit or tournament.hands_per_round}
+        ``count`` hands by default; for a game with a schedule also the hands it plays
+        (``hands``, as spans: ``"21–25, 1–5"``) and the cards dealt in each (``cards``).
+        ``game``: the table's ``scoring.Game``."""
+        count = game.hand_limit or tournament.hands_per_round
+        if self.rules.schedule_length is None:
+            return {"count": count}
+        hands = self.table_hands(game.sequence_from or 1, count)
+        return {
+            "hands": spans(hands),
+            "count": len(hands),
+            "cards": ", ".join(str(self.rules.cards_dealt(h)) for h in hands),
+        }
 
     def round_play_text(self, *, game: Any, tournament: Any) -> str:
-        """What a table plays this round, in words (the public round page)."""
-        return gettext("%(n)d hands") % {"n": game.hand_limit or tournament.hands_per_round}
+        """What a table plays this round, in words (the public round page): "``n`` hands", or
+        for a game with a schedule "Hands ``first`` to ``last``"."""
+        count = game.hand_limit or tournament.hands_per_round
+        if self.rules.schedule_length is None or not game.sequence_from:
+            return gettext("%(n)d hands") % {"n": count}
+        hands = self.table_hands(game.sequence_from, game.hand_limit or 1)
+        return gettext("Hands %(first)d to %(last)d") % {"first": hands[0], "last": hands[-1]}
+
+
+def spans(numbers: Sequence[int]) -> str:
+    """Consecutive numbers as spans: ``[21, …, 25, 1, 2]`` → ``"21–25, 1–2"``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{s[0]}–{s[-1]}" if len(s) > 1 else str(s[0]) for s in runs)
 
 
 _ADAPTERS: dict[str, GameAdapter] = {}

@@ -7,7 +7,6 @@ from typing import Any, ClassVar, cast
 
 from django import forms
 from django.utils.text import format_lazy
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.entry import (
@@ -19,7 +18,7 @@ from scoring.entry import (
     cards_area,
     groups_of,
 )
-from scoring.games.base import GameAdapter
+from scoring.games.base import GameAdapter, spans
 from tonkrules.bluke import BLUKE, HANDS, cards_dealt, trump_of_turned
 from tonkrules.cards import BLUKE_DECK, Suit
 from tonkrules.errors import CardError, ErrorCode
@@ -180,18 +179,7 @@ def bidding_order(names: Sequence[str], dealer: int) -> list[str]:
 
 def table_hands(start: int, count: int) -> list[int]:
     """The hand numbers a table plays: ``count`` from ``start``, hand 1 again after 25."""
-    return [(start - 1 + i) % HANDS + 1 for i in range(count)]
-
-
-def spans(numbers: list[int]) -> str:
-    """Consecutive numbers as spans: ``[21, …, 25, 1, 2]`` → ``"21–25, 1–2"``."""
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    return ", ".join(f"{s[0]}–{s[-1]}" if len(s) > 1 else str(s[0]) for s in runs)
+    return BlukeAdapter().table_hands(start, count)
 
 
 # --- the adapter -----------------------------------------------------------------------------
@@ -199,11 +187,17 @@ def spans(numbers: list[int]) -> str:
 
 class BlukeAdapter(GameAdapter):
     """Bluke: 25 numbered hands; a tournament's rounds continue the sequence (hand 1 again
-    after 25); a standard deck and the two Blukes."""
+    after 25: the base's texts for a game with a schedule); a standard deck and the two
+    Blukes."""
 
     rules = BLUKE
     entry_form = BlukeEntryForm
     play_template = "scoring/games/bluke/play.html"
+    next_template = "scoring/games/bluke/next.html"
+    description = _(
+        "A trick-taking game of 25 hands with two jokers, the Blukes: bid the tricks you "
+        "expect to take, then take at least that many."
+    )
 
     #: What each value of a choice option means, keyed by (option, value).
     choice_texts: ClassVar[Mapping[tuple[str, str], Any]] = {
@@ -250,26 +244,14 @@ class BlukeAdapter(GameAdapter):
         symbol = Suit(trump).symbol if trump in {s.value for s in Suit} else None
         return str(_("trump %(suit)s") % {"suit": symbol}) if symbol else str(_("no trump"))
 
-    def hands_help(self) -> str:
-        return gettext(
-            "A whole game is %(hands)d hands. With fewer, each round continues where the "
-            "last stopped (hands 1–5, 6–10, …), starting again after %(hands)d. "
-            "Default: %(default)d."
-        ) % {"hands": HANDS, "default": self.rules.default_hands_per_round}
-
     def table_play(
         self, *, round_number: int, game: Any, players: int, options: Any, tournament: Any
     ) -> dict[str, Any]:
-        """The hands the table plays and the cards dealt in each."""
-        hands = table_hands(game.sequence_from or 1, tournament.hands_per_round)
+        """The hands the table plays and the cards dealt in each (the base's, counting the
+        tournament's hands per round)."""
+        hands = self.table_hands(game.sequence_from or 1, tournament.hands_per_round)
         return {
             "hands": spans(hands),
             "count": len(hands),
             "cards": ", ".join(str(cards_dealt(h)) for h in hands),
         }
-
-    def round_play_text(self, *, game: Any, tournament: Any) -> str:
-        if not game.sequence_from:
-            return super().round_play_text(game=game, tournament=tournament)
-        last = (game.sequence_from + (game.hand_limit or 1) - 2) % HANDS + 1
-        return gettext("Hands %(first)d to %(last)d") % {"first": game.sequence_from, "last": last}

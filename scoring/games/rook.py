@@ -168,6 +168,11 @@ class RookAdapter(GameAdapter):
     rules = ROOK_GAME
     entry_form = RookEntryForm
     play_template = "scoring/games/rook/play.html"
+    next_template = "scoring/games/rook/next.html"
+    description = _(
+        "A contract-rummy game over eleven rounds with Rook cards: meet each round's "
+        "contract, go out first, and keep your total low."
+    )
 
     #: What each value of a choice option means, keyed by (option, value); the option's
     #: explanation names the values, so their labels do too.

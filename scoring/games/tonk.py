@@ -147,6 +147,16 @@ class TonkAdapter(GameAdapter):
     rules = TONK
     entry_form = TonkEntryForm
     play_template = "scoring/games/tonk/play.html"
+    next_template = "scoring/games/tonk/next.html"
+    description = _(
+        "A fast knock-rummy game for two to four players, played for stakes: spread books "
+        "and runs, knock with the lowest total or tonk out."
+    )
+    #: A tonk at the deal claimed on a total the rules do not allow (rules/tonk.md, "How a hand
+    #: ends, and who pays"; formats/scoresheet.md, `bad_total`).
+    error_headlines: ClassVar[Mapping[str, Any]] = {
+        ErrorCode.BAD_TOTAL: _("This total does not tonk"),
+    }
 
     #: What each value of a choice option means, keyed by (option, value).
     choice_texts: ClassVar[Mapping[tuple[str, str], Any]] = {

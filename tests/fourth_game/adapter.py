@@ -53,6 +53,7 @@ class TallyAdapter(GameAdapter):
     rules = TALLY
     entry_form = TallyEntryForm
     template_dir = "fourth_game"
+    description = _("A test game: each player reports their points, and the highest total wins.")
 
     def hand_summary(self, entry: Mapping[str, Any]) -> str:
         points = entry.get("points") or {}

@@ -11,6 +11,7 @@ import pytest
 
 from scoring import games
 from tests.fourth_game.adapter import TALLY_ADAPTER, TallyAdapter
+from tests.fourth_game.countdown import COUNTDOWN, COUNTDOWN_ADAPTER, CountdownAdapter
 from tests.fourth_game.rules import TALLY
 from tonkrules import games as engine_games
 
@@ -29,3 +30,18 @@ def tally(settings: Any) -> Iterator[TallyAdapter]:
     finally:
         games.unregister(TALLY.name)
         engine_games.unregister(TALLY.name)
+
+
+@pytest.fixture
+def countdown(settings: Any) -> Iterator[CountdownAdapter]:
+    """Countdown (a game with a schedule, lowest total wins), playable everywhere for the
+    length of the test, registered after the three real games."""
+    engine_games.register(COUNTDOWN)
+    games.register(COUNTDOWN_ADAPTER)
+    engine = settings.TEMPLATES[0]
+    settings.TEMPLATES = [{**engine, "DIRS": [*engine["DIRS"], TEMPLATES]}]
+    try:
+        yield COUNTDOWN_ADAPTER
+    finally:
+        games.unregister(COUNTDOWN.name)
+        engine_games.unregister(COUNTDOWN.name)
