@@ -166,11 +166,6 @@ class BlukeEntryForm(EntryForm):
         return fields.get(code)
 
 
-def bluke_cards_dealt() -> dict[int, int]:
-    """Hand number → cards dealt to each player, for the live tricks check."""
-    return {h: cards_dealt(h) for h in range(1, HANDS + 1)}
-
-
 def bidding_order(names: Sequence[str], dealer: int) -> list[str]:
     """Bluke: bids start left of the dealer and go clockwise (rules/bluke.md, "Bidding")."""
     n = len(names)

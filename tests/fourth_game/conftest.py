@@ -12,10 +12,23 @@ import pytest
 from scoring import games
 from tests.fourth_game.adapter import TALLY_ADAPTER, TallyAdapter
 from tests.fourth_game.countdown import COUNTDOWN, COUNTDOWN_ADAPTER, CountdownAdapter
-from tests.fourth_game.rules import TALLY
+from tests.fourth_game.rules import TALLY, TALLY_MESSAGES
 from tonkrules import games as engine_games
+from tonkrules.messages import RULE_MESSAGES, declare
 
 TEMPLATES = Path(__file__).parent / "templates"
+
+
+def _declare_messages() -> list[str]:
+    """Declare the test games' error sentences beside the engine's; the keys added."""
+    added = [key for key in TALLY_MESSAGES if key not in RULE_MESSAGES]
+    declare(TALLY_MESSAGES, into=RULE_MESSAGES)
+    return added
+
+
+def _forget_messages(added: list[str]) -> None:
+    for key in added:
+        del RULE_MESSAGES[key]
 
 
 @pytest.fixture
@@ -23,6 +36,7 @@ def tally(settings: Any) -> Iterator[TallyAdapter]:
     """Tally, playable everywhere for the length of the test."""
     engine_games.register(TALLY)
     games.register(TALLY_ADAPTER)
+    added = _declare_messages()
     engine = settings.TEMPLATES[0]
     settings.TEMPLATES = [{**engine, "DIRS": [*engine["DIRS"], TEMPLATES]}]
     try:
@@ -30,6 +44,7 @@ def tally(settings: Any) -> Iterator[TallyAdapter]:
     finally:
         games.unregister(TALLY.name)
         engine_games.unregister(TALLY.name)
+        _forget_messages(added)
 
 
 @pytest.fixture
@@ -38,6 +53,7 @@ def countdown(settings: Any) -> Iterator[CountdownAdapter]:
     length of the test, registered after the three real games."""
     engine_games.register(COUNTDOWN)
     games.register(COUNTDOWN_ADAPTER)
+    added = _declare_messages()
     engine = settings.TEMPLATES[0]
     settings.TEMPLATES = [{**engine, "DIRS": [*engine["DIRS"], TEMPLATES]}]
     try:
@@ -45,3 +61,4 @@ def countdown(settings: Any) -> Iterator[CountdownAdapter]:
     finally:
         games.unregister(COUNTDOWN.name)
         engine_games.unregister(COUNTDOWN.name)
+        _forget_messages(added)

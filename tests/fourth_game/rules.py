@@ -28,19 +28,17 @@ from tonkrules.games import (
     require_players,
     text,
 )
-from tonkrules.messages import RULE_MESSAGES, declare
+from tonkrules.messages import Template
 
 MAX_POINTS = 100
 
-# The game's own error sentences, declared beside the engine's (a game outside tonkrules/ adds
-# its templates the same way; pages and the API translate them through gettext).
-declare(
-    {
-        "tally_points.whole": "the points of %(player)s must be a whole number",
-        "tally_points.range": "the points of %(player)s must be 0 to %(max)s, not %(value)s",
-    },
-    into=RULE_MESSAGES,
-)
+#: The game's own error sentences, declared beside the engine's while the game is registered
+#: (``tonkrules.messages.declare``; the fixture does it): pages and the API translate them
+#: through gettext like the engine's.
+TALLY_MESSAGES: dict[str, Template] = {
+    "tally_points.whole": "the points of %(player)s must be a whole number",
+    "tally_points.range": "the points of %(player)s must be 0 to %(max)s, not %(value)s",
+}
 
 
 @dataclass(frozen=True)
