@@ -219,3 +219,25 @@ def test_a_correction_after_the_round_completed_announces_once_and_refreshes_onc
     assert [(e.game_id, e.change) for e in counts.heard] == [(table.game_id, Change.HAND_VOIDED)]
     assert counts.refreshes == 1
     assert version(tournament) == (before[0] + 1, before[0] + 1)
+
+
+def test_a_change_that_leaves_the_results_as_they_were_changes_no_standing(
+    club: Club, director: Any, make_players: Callable[[int], list[Player]], counts: Counts
+) -> None:
+    """A tournament table's game finished through scoring by someone else (a member through
+    the API): tournaments hears of it, but no score line changed, so no results version, no
+    seat results rewritten, no refresh."""
+    tournament = create(club, director, "tonk", rounds=2, hands_per_round=3, sizes=[3])
+    register(tournament, make_players(6))
+    rnd = seat(tournament)
+    services.round_publish(round=rnd)
+    table = tables(rnd)[0]
+    record(table, 0, random.Random(3))
+    before = version(tournament)
+    counts.reset()
+
+    scoring.game_finish(game=table.game)
+
+    assert [e.change for e in counts.heard] == [Change.FINISHED]
+    assert counts.refreshes == 0
+    assert version(tournament) == before

@@ -23,7 +23,8 @@ def game_changed(event: GameChanged) -> None:
     """The scoring seam (registered in ``TournamentsConfig.ready``): a game changed, by
     someone other than this app (a hand recorded, corrected or voided at a table).
 
-    For a tournament table: its materialised results rewritten (:func:`seat_results_write`),
+    Changes that leave the score lines as they were (a game finished by someone else) change
+    nothing here. For a tournament table: its materialised results rewritten (:func:`seat_results_write`),
     the table's state (playing, reported), the round's (playing; complete when every table
     reported: the round's games are then finished here, with ``origin=ORIGIN``, so those
     changes are not announced back), later rounds already seated flagged as seated on
@@ -33,6 +34,8 @@ def game_changed(event: GameChanged) -> None:
     Args:
         event: the change scoring announced, after its commit (``scoring.events``).
     """
+    if not event.results_changed:  # no score line changed: nothing the standings show
+        return
     game_id = event.game_id
     table = Table.objects.filter(game_id=game_id).values_list("pk", "round_id").first()
     if table is None:
