@@ -24,8 +24,9 @@ def game_changed(event: GameChanged) -> None:
     someone other than this app (a hand recorded, corrected or voided at a table).
 
     Changes that leave the score lines as they were (a game finished by someone else) change
-    nothing here. For a tournament table: its materialised results rewritten (:func:`seat_results_write`),
-    the table's state (playing, reported), the round's (playing; complete when every table
+    nothing here. For a tournament table: its materialised results rewritten
+    (:func:`seat_results_write`), the table's state (playing, reported), the round's (playing;
+    complete when every table
     reported: the round's games are then finished here, with ``origin=ORIGIN``, so those
     changes are not announced back), later rounds already seated flagged as seated on
     superseded standings, and the standings refreshed: one results version and one refresh
