@@ -269,6 +269,9 @@ def step_timers() -> StepTimers:
     for name in ("_locked", "_replayed", "engine_of", "_current", "_next_revision"):
         steps.wrap(hands, name, f"  hand_record: {name}")
     steps.wrap(hands, "_write_hand", "  hand_record: _write_hand (insert hand and lines)")
+    from scoring.services import seam
+
+    steps.wrap(seam, "_deliver", "  hand_record: the listeners, after commit (tournaments' seam)")
     from tonkrules import tonk
 
     for name in ("read_hand", "score_hand"):
