@@ -203,18 +203,21 @@ def plays_for_stakes(kind: object) -> bool:
         return False
 
 
-def _game_choices() -> list[tuple[str, str]]:
-    choices = []
-    for adapter in games.all_adapters():
-        engine = adapter.rules
-        choices.append(
-            (
-                adapter.name,
-                gettext("%(game)s, %(min)d–%(max)d players")
-                % {"game": adapter.label, "min": engine.min_players, "max": engine.max_players},
-            )
+def game_choices(label: Any) -> list[tuple[str, str]]:
+    """Every registered game as a choice, labelled by ``label`` (a translated text naming
+    ``%(game)s``, ``%(min)d`` and ``%(max)d``, the players a table seats)."""
+    return [
+        (
+            adapter.name,
+            str(label)
+            % {
+                "game": adapter.label,
+                "min": adapter.rules.min_players,
+                "max": adapter.rules.max_players,
+            },
         )
-    return choices
+        for adapter in games.all_adapters()
+    ]
 
 
 def chosen_options(cleaned: dict[str, Any]) -> dict[str, object]:
@@ -296,7 +299,9 @@ class GameStartForm(forms.Form):
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        cast(forms.ChoiceField, self.fields["kind"]).choices = _game_choices()
+        cast(forms.ChoiceField, self.fields["kind"]).choices = game_choices(
+            _("%(game)s, %(min)d–%(max)d players")
+        )
         clubs = user.clubs.order_by("name", "id")
         club_field = cast("forms.ModelChoiceField[Model]", self.fields["club"])
         club_field.queryset = clubs

@@ -21,6 +21,7 @@ from scoring.forms import (
     HOUSE_RULES,
     chosen_options,
     currency_field,  # the start-a-game page's fields: the same controls here
+    game_choices,
     option_field,
     plays_for_stakes,
     stake_field,
@@ -34,20 +35,6 @@ from tournaments.models import (
     Club,
     Tournament,
 )
-
-
-def _game_choices() -> list[tuple[str, str]]:
-    choices = []
-    for adapter in games.all_adapters():
-        engine = adapter.rules
-        choices.append(
-            (
-                adapter.name,
-                gettext("%(game)s, %(min)d–%(max)d a table")
-                % {"game": adapter.label, "min": engine.min_players, "max": engine.max_players},
-            )
-        )
-    return choices
 
 
 def default_time_zone(club: Club) -> str:
@@ -129,9 +116,8 @@ class TournamentForm(forms.Form):
         widget=forms.RadioSelect,
         help_text=_(
             "Total score: points (stake units in a game played for stakes) added up. Placement: "
-            "at each table a player "
-            "earns (players − place) ÷ (players − 1), so tables of different sizes compare "
-            "fairly."
+            "at each table a player earns (players − place) ÷ (players − 1), so tables of "
+            "different sizes compare fairly."
         ),
     )
     seed = forms.IntegerField(
@@ -157,7 +143,9 @@ class TournamentForm(forms.Form):
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
-        cast(forms.ChoiceField, self.fields["kind"]).choices = _game_choices()
+        cast(forms.ChoiceField, self.fields["kind"]).choices = game_choices(
+            _("%(game)s, %(min)d–%(max)d a table")
+        )
         cast(forms.ChoiceField, self.fields["time_zone"]).choices = _time_zone_choices()
         self.fields["time_zone"].initial = default_time_zone(club)
         for game in games.names():
