@@ -42,14 +42,9 @@ DEFAULT_CURRENCY = "USD"
 
 
 # --- house rules: labels and explanations people read ---------------------------------------
-# The keys, defaults and parsers come from the rules engine (``Options.describe()`` and the
-# options dataclass); the words are here so that they can be translated. Each explanation is
-# the engine's one-line help, word for word, as the message id.
-
-
-def _option_text(game: str, key: str) -> tuple[Any, Any] | None:
-    """An option's label and explanation from its game's adapter (``option_texts``)."""
-    return adapter_for(game).option_texts.get(key)
+# The keys, defaults, parsers and one-line explanations come from the rules engine
+# (``Options.describe()``; the explanations are marked for translation there); each game's
+# adapter gives the labels.
 
 
 def _choice_text(game: str, key: str, value: str) -> Any:
@@ -130,10 +125,8 @@ def house_rules(game: str) -> list[HouseRule]:
     rules = []
     for described in find_game(game).options_type.describe():
         key = str(described["key"])
-        label, help_ = _option_text(game, key) or (
-            key.replace("_", " ").capitalize(),
-            described["help"],
-        )
+        label = adapter_for(game).option_labels.get(key, key.replace("_", " ").capitalize())
+        help_ = gettext_lazy(str(described["help"]))  # translated where it is shown
         rules.append(
             HouseRule(
                 game=game,

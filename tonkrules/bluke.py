@@ -62,12 +62,14 @@ class BlukeOptions(Options):
     """Bluke house rules (rules/bluke.md, "House-rule options")."""
 
     allow_zero_bid: bool = option(
-        False, boolean, "Bids may be 0; a bid of 0 scores 1 per trick taken."
+        False, boolean, gettext_noop("Bids may be 0; a bid of 0 scores 1 per trick taken.")
     )
     bluke_lead_rule: BlukeLeadRule = option(
         BlukeLeadRule.FREE,
         choice(BlukeLeadRule),
-        "When a Bluke is led: free (no suit to follow) or the next card played sets the suit.",
+        gettext_noop(
+            "When a Bluke is led: free (no suit to follow) or the next card played sets the suit."
+        ),
     )
 
 

@@ -97,16 +97,20 @@ class RookOptions(Options):
     """Toonerville Rook house rules (rules/rook.md, "House-rule options")."""
 
     decks: int | None = option(
-        None, whole(1), "Copies of each card in play; by default one deck per player."
+        None, whole(1), gettext_noop("Copies of each card in play; by default one deck per player.")
     )
     contract_mode: ContractMode = option(
         ContractMode.EXACT,
         choice(ContractMode),
-        "exact: the lay-down is exactly the contract; at_least: extra melds are allowed.",
+        gettext_noop(
+            "exact: the lay-down is exactly the contract; at_least: extra melds are allowed."
+        ),
     )
-    min_natural_per_meld: int = option(1, whole(1), "Natural (non-Rook) cards every meld needs.")
+    min_natural_per_meld: int = option(
+        1, whole(1), gettext_noop("Natural (non-Rook) cards every meld needs.")
+    )
     max_rooks_per_meld: int | None = option(
-        None, whole_or_none(0), "The most Rooks one meld may hold; none: no cap."
+        None, whole_or_none(0), gettext_noop("The most Rooks one meld may hold; none: no cap.")
     )
 
     def deck(self, players: int) -> RookDeck:

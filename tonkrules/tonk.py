@@ -85,30 +85,40 @@ class TonkOptions(Options):
     """Tonk house rules (rules/tonk.md, "House-rule options")."""
 
     initial_tonk_totals: tuple[int, ...] = option(
-        (49, 50), _totals, "Totals of the five dealt cards that win at the deal."
+        (49, 50), _totals, gettext_noop("Totals of the five dealt cards that win at the deal.")
     )
     caught_low_bonus: CaughtLowBonus = option(
         CaughtLowBonus.ALL_OTHERS,
         choice(CaughtLowBonus),
-        "After a catch, who pays the lowest hand 1: everyone outside the lowest group, "
-        "only the other non-knockers, or nobody.",
+        gettext_noop(
+            "After a catch, who pays the lowest hand 1: everyone outside the lowest group, "
+            "only the other non-knockers, or nobody."
+        ),
     )
     stock_tie: StockTie = option(
         StockTie.ALL_TIED_COLLECT,
         choice(StockTie),
-        "When the stock runs out and several players tie for lowest: "
-        "each collects, or nobody pays.",
+        gettext_noop(
+            "When the stock runs out and several players tie for lowest: "
+            "each collects, or nobody pays."
+        ),
     )
     double_requires_new_spread: bool = option(
-        False, boolean, "A tonk out pays double only if that turn laid down a new spread."
+        False,
+        boolean,
+        gettext_noop("A tonk out pays double only if that turn laid down a new spread."),
     )
     must_lay_down_spreads: bool = option(
         False,
         boolean,
-        "Warn when a knock or stock-out hand still holds a spread (three aces excepted).",
+        gettext_noop(
+            "Warn when a knock or stock-out hand still holds a spread (three aces excepted)."
+        ),
     )
     upcard: bool = option(
-        True, boolean, "The card after the deal starts the discard pile (recorded only)."
+        True,
+        boolean,
+        gettext_noop("The card after the deal starts the discard pile (recorded only)."),
     )
 
 

@@ -83,9 +83,9 @@ class GameAdapter:
     #: The game's own headline of a rule error, by error code (``ErrorCode``), translated
     #: lazily; a code not here takes the common headline (``scoring.entry.ERROR_HEADLINES``).
     error_headlines: ClassVar[Mapping[str, Any]] = {}
-    #: Each house rule's label and explanation people read, by option key (translated
-    #: lazily); an option without one shows its key and the engine's help.
-    option_texts: ClassVar[Mapping[str, tuple[Any, Any]]] = {}
+    #: Each house rule's label people read, by option key (translated lazily); an option
+    #: without one shows its key. The explanation is the engine's help, through gettext.
+    option_labels: ClassVar[Mapping[str, Any]] = {}
     #: What an option whose default is ``null`` means, by option key ("none" otherwise).
     no_default_texts: ClassVar[Mapping[str, Any]] = {}
     #: What each value of a choice option means, by (option key, value).

@@ -200,20 +200,11 @@ class BlukeAdapter(GameAdapter):
         ("bluke_lead_rule", "next_card_sets_suit"): _("the next card played sets the suit"),
     }
 
-    #: The house rules' labels and explanations people read (the explanation: the engine's
-    #: one-line help, word for word, as the message id).
-    option_texts: ClassVar[Mapping[str, tuple[Any, Any]]] = {
-        "allow_zero_bid": (
-            _("Allow a bid of 0"),
-            _("Bids may be 0; a bid of 0 scores 1 per trick taken."),
-        ),
-        "bluke_lead_rule": (
-            _("After a Bluke is led"),
-            _(
-                "When a Bluke is led: free (no suit to follow) "
-                "or the next card played sets the suit."
-            ),
-        ),
+    #: The house rules' labels people read; each explanation is the engine's one-line help
+    #: (``Options.describe()``), translated where it is shown.
+    option_labels: ClassVar[Mapping[str, Any]] = {
+        "allow_zero_bid": _("Allow a bid of 0"),
+        "bluke_lead_rule": _("After a Bluke is led"),
     }
 
     def grid(self, grid: CardGrid, *, players: int, options: Any) -> None:

@@ -181,25 +181,13 @@ class RookAdapter(GameAdapter):
         ("contract_mode", "at_least"): _("at_least: extra melds allowed"),
     }
 
-    #: The house rules' labels and explanations people read (the explanation: the engine's
-    #: one-line help, word for word, as the message id).
-    option_texts: ClassVar[Mapping[str, tuple[Any, Any]]] = {
-        "decks": (
-            _("Decks in play"),
-            _("Copies of each card in play; by default one deck per player."),
-        ),
-        "contract_mode": (
-            _("Contract lay-down"),
-            _("exact: the lay-down is exactly the contract; at_least: extra melds are allowed."),
-        ),
-        "min_natural_per_meld": (
-            _("Natural cards per meld, at least"),
-            _("Natural (non-Rook) cards every meld needs."),
-        ),
-        "max_rooks_per_meld": (
-            _("Rooks per meld, at most"),
-            _("The most Rooks one meld may hold; none: no cap."),
-        ),
+    #: The house rules' labels people read; each explanation is the engine's one-line help
+    #: (``Options.describe()``), translated where it is shown.
+    option_labels: ClassVar[Mapping[str, Any]] = {
+        "decks": _("Decks in play"),
+        "contract_mode": _("Contract lay-down"),
+        "min_natural_per_meld": _("Natural cards per meld, at least"),
+        "max_rooks_per_meld": _("Rooks per meld, at most"),
     }
     #: What an option whose default is ``null`` means, shown as its default.
     no_default_texts: ClassVar[Mapping[str, Any]] = {

@@ -167,39 +167,15 @@ class TonkAdapter(GameAdapter):
         ("stock_tie", "no_payment"): _("nobody pays"),
     }
 
-    #: The house rules' labels and explanations people read (the explanation: the engine's
-    #: one-line help, word for word, as the message id).
-    option_texts: ClassVar[Mapping[str, tuple[Any, Any]]] = {
-        "initial_tonk_totals": (
-            _("Totals that win at the deal"),
-            _("Totals of the five dealt cards that win at the deal."),
-        ),
-        "caught_low_bonus": (
-            _("Bonus to the lowest hand after a catch"),
-            _(
-                "After a catch, who pays the lowest hand 1: everyone outside the lowest group, "
-                "only the other non-knockers, or nobody."
-            ),
-        ),
-        "stock_tie": (
-            _("Tie for lowest when the stock runs out"),
-            _(
-                "When the stock runs out and several players tie for lowest: "
-                "each collects, or nobody pays."
-            ),
-        ),
-        "double_requires_new_spread": (
-            _("Double pay only with a new spread"),
-            _("A tonk out pays double only if that turn laid down a new spread."),
-        ),
-        "must_lay_down_spreads": (
-            _("Warn about spreads kept in hand"),
-            _("Warn when a knock or stock-out hand still holds a spread (three aces excepted)."),
-        ),
-        "upcard": (
-            _("Turn an upcard after the deal"),
-            _("The card after the deal starts the discard pile (recorded only)."),
-        ),
+    #: The house rules' labels people read; each explanation is the engine's one-line help
+    #: (``Options.describe()``), translated where it is shown.
+    option_labels: ClassVar[Mapping[str, Any]] = {
+        "initial_tonk_totals": _("Totals that win at the deal"),
+        "caught_low_bonus": _("Bonus to the lowest hand after a catch"),
+        "stock_tie": _("Tie for lowest when the stock runs out"),
+        "double_requires_new_spread": _("Double pay only with a new spread"),
+        "must_lay_down_spreads": _("Warn about spreads kept in hand"),
+        "upcard": _("Turn an upcard after the deal"),
     }
 
     def grid(self, grid: CardGrid, *, players: int, options: Any) -> None:
