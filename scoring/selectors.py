@@ -7,13 +7,16 @@ import csv
 import io
 import json
 from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch, Q, QuerySet
 
-from scoring.models import Game, Hand, ScoreLine
+from scoring.models import Game, Hand, HandEvent, ScoreLine
 from tonkrules import find_game
 from tonkrules.settle import fewest_payments
 from tonkrules.sheet import FORMAT, RESULT_FORMAT, money
@@ -188,3 +191,97 @@ def settle_up(game: Game) -> dict[str, Any]:
 def hand_history(game: Game, number: int) -> list[Hand]:
     """Every revision of hand ``number``, oldest first (who entered it, when, what)."""
     return list(game.hands.filter(number=number).order_by("revision").select_related("entered_by"))
+
+
+@dataclass(frozen=True)
+class AuditStep:
+    """One step of a game's trail (issue 12: Audit), as the audit page and API show it.
+
+    Attributes:
+        at: when.
+        game_id: the game.
+        number: the hand's number in the game.
+        revision: the revision concerned.
+        action: ``enter`` or ``correct`` (a revision written), or a ``HandEvent.Action``
+            (``confirm``, ``dispute``, ``resolve``, ``void``, ``restore``).
+        seat: the acting seat's name, or None.
+        player_id: the acting seat's club player, or None.
+        user: the acting signed-in user's username, or None.
+        via: how an entry or correction came (``Hand.Via``), None for other steps.
+        reason: why (blank when none was given).
+        details: the step's facts (``resolution`` of a director's resolve).
+    """
+
+    at: datetime
+    game_id: int
+    number: int
+    revision: int
+    action: str
+    seat: str | None
+    player_id: int | None
+    user: str | None
+    via: str | None
+    reason: str
+    details: dict[str, Any]
+
+
+def game_audit(games: Iterable[int]) -> list[AuditStep]:
+    """Every step of the trail of the games ``games`` (ids), oldest first: each revision
+    written (its entry or correction, by whom and why) and every confirmation, dispute,
+    resolution, void and restore. Two queries."""
+    ids = list(games)
+    steps = [
+        AuditStep(
+            at=hand.created_at,
+            game_id=hand.game_id,
+            number=hand.number,
+            revision=hand.revision,
+            action="enter" if hand.replaces_id is None else "correct",
+            seat=hand.entered_seat.name if hand.entered_seat else None,
+            player_id=hand.entered_seat.player_id if hand.entered_seat else None,
+            user=hand.entered_by.get_username() if hand.entered_by else None,
+            via=hand.entered_via,
+            reason=hand.reason,
+            details={},
+        )
+        for hand in Hand.objects.filter(game_id__in=ids).select_related(
+            "entered_seat", "entered_by"
+        )
+    ]
+    steps += [
+        AuditStep(
+            at=event.created_at,
+            game_id=event.game_id,
+            number=event.number,
+            revision=event.hand.revision,
+            action=event.action,
+            seat=event.seat.name if event.seat else None,
+            player_id=event.seat.player_id if event.seat else None,
+            user=event.user.get_username() if event.user else None,
+            via=None,
+            reason=event.reason,
+            details=dict(event.details),
+        )
+        for event in HandEvent.objects.filter(game_id__in=ids).select_related(
+            "seat", "user", "hand"
+        )
+    ]
+    return sorted(steps, key=lambda s: (s.at, s.game_id, s.number, s.revision))
+
+
+def voided_hands(game: Game) -> list[Hand]:
+    """The game's voided hands (the last revision of each voided number), in number order,
+    each with ``void`` set to its latest void step (who and why): the sheet shows them struck
+    through, to be restored."""
+    hands = list(
+        game.hands.filter(state=Hand.State.VOIDED).order_by("number").prefetch_related("lines")
+    )
+    voids = {
+        event.hand_id: event
+        for event in HandEvent.objects.filter(game=game, action=HandEvent.Action.VOID)
+        .select_related("seat", "user")
+        .order_by("created_at", "id")
+    }
+    for hand in hands:
+        hand.void = voids.get(hand.pk)  # type: ignore[attr-defined]
+    return hands
