@@ -164,7 +164,8 @@ def check(act: Act, *, actor: Actor, game: Game, reason: str = "") -> Role:
     """
     role = role_of(actor, game)
     if role.director:
-        if closed(game) and act in HAND_ACTS | {Act.RESOLVE} and not reason:
+        # A new hand is refused by the finished game itself; every other change says why.
+        if closed(game) and act in HAND_ACTS - {Act.ENTER} | {Act.RESOLVE} and not reason:
             raise ReasonRequired("reason_required.closed")
         return role
     if act == Act.RESOLVE:

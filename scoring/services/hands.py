@@ -130,21 +130,20 @@ def hand_record(
     # The replay of a retried request is looked up only when the hand cannot be recorded:
     # a finished game, a rule error, or the key already taken (the insert writes nothing).
     game = _locked(game, hot_path=True)
-    if game.state == Game.State.FINISHED:
+    full = game.hand_limit is not None and game.current_hands >= game.hand_limit
+    if game.state != Game.State.IN_PLAY or full:
         replay = _replay_of(game, idempotency_key, entry)
         if replay is not None:
             return replay, False
-        raise GameFinished(game=game.pk)
-    if game.state == Game.State.WAITING or (
-        game.hand_limit is not None and game.current_hands >= game.hand_limit
-    ):
-        replay = _replay_of(game, idempotency_key, entry)
-        if replay is not None:
-            return replay, False
-        if game.state == Game.State.WAITING:
-            raise GameNotOpen(game=game.pk)
-        raise HandLimitReached(game=game.pk, limit=game.hand_limit)
+    # Who may comes before what the game's state allows: a caller who may not write here
+    # learns nothing of its state (403, not 409).
     role = _checked(Act.ENTER, by, game, "")
+    if game.state == Game.State.FINISHED:
+        raise GameFinished(game=game.pk)
+    if game.state == Game.State.WAITING:
+        raise GameNotOpen(game=game.pk)
+    if full:
+        raise HandLimitReached(game=game.pk, limit=game.hand_limit)
     engine, options, seats = engine_of(game)
     names = list(seats)
     # A new hand takes a number never used in the game (a voided number stays voided).
