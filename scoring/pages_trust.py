@@ -73,8 +73,14 @@ def _hand_context(game: Game, number: int) -> dict[str, Any]:
     hand = game.hands.filter(number=number).order_by("-revision").first()
     if hand is None:
         raise Http404
-    return {"game": game, "adapter": adapter, "title": adapter.label, "number": number,
-            "hand": hand, "robots": ROBOTS}
+    return {
+        "game": game,
+        "adapter": adapter,
+        "title": adapter.label,
+        "number": number,
+        "hand": hand,
+        "robots": ROBOTS,
+    }
 
 
 # --- the seat this device is ------------------------------------------------------------------
@@ -122,14 +128,16 @@ def seat_choose(request: HtmxHttpRequest, key: str) -> HttpResponse:
             return redirect("scoring:table", key=key)
         status = 422
     adapter = adapter_for(game.kind)
+    seats = list(Seat.objects.filter(game_id=game.pk).order_by("position"))
     context = {
         "game": game,
         "adapter": adapter,
         "title": adapter.label,
         "names": [name for name, _seat in game.seating],
         "trust": {
-            "seats": list(Seat.objects.filter(game_id=game.pk).order_by("position")),
-            "seat": Seat.objects.filter(game_id=game.pk, pk=chosen_seat_id(request, game)).first(),
+            "seats": seats,
+            "seat": next((s for s in seats if s.pk == chosen_seat_id(request, game)), None),
+            "form_key": new_idempotency_key(),
             "offer_choice": True,
             "choosing": True,
         },

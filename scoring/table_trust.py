@@ -121,7 +121,7 @@ def _hand_trust(
         )
     return HandTrust(
         status=hand.status,
-        status_label=Hand.Status(hand.status).label,
+        status_label=str(Hand.Status(hand.status).label),
         who=who_entered(request, hand),
         disputed_because=disputes.get(hand.pk, "") if hand.status == Hand.Status.DISPUTED else "",
         can_confirm=can_confirm,
