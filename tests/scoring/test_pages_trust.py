@@ -583,3 +583,50 @@ def test_the_audit_is_refused_to_seats_members_and_anonymous(table: Game, member
     for client in (phone(table, "Ana"), phone(table, user=member), phone(table)):
         assert client.get(url("audit", table)).status_code == 403
         assert "audit-link" not in client.get(url("table", table)).content.decode()
+
+
+def test_change_shows_the_chooser_with_the_seat_this_phone_is(table: Game) -> None:
+    ben = phone(table, "Ben")
+    doc = parse(ben.get(url("table", table)))
+    change = doc.find("p", id="you-are").find("a")
+    assert change.attrs["href"] == url("seat-choose", table)
+
+    page = parse(ben.get(change.attrs["href"]))
+
+    assert "This phone is Ben (seat 2) now." in page.text()
+    assert len(page.find("form", id="seat-form").find_all("button")) == 3
+    ben.post(url("seat-choose", table), {"seat": seat_of(table, "Cy").pk})
+    assert ben.session["seats"] == {str(table.pk): seat_of(table, "Cy").pk}
+
+
+def test_a_director_at_a_tournament_table_enters_without_choosing_a_seat(
+    table: Game, director: Any
+) -> None:
+    boss = phone(table, user=director)
+    doc = parse(boss.get(url("table", table)))
+    assert doc.find_all("form", id="entry") != []
+    assert doc.find_all("p", id="choose-first") == []
+
+    assert enter(boss, table).status_code == 302
+
+    hand = Hand.objects.get(game=table)
+    assert (hand.status, hand.entered_by_id, hand.entered_seat_id) == (
+        "confirmed",
+        director.pk,
+        None,
+    )
+
+
+def test_the_hand_page_offers_confirm_and_dispute_to_another_seat(table: Game) -> None:
+    enter(phone(table, "Ana"), table)
+    ben = phone(table, "Ben")
+
+    page = parse(ben.get(url("hand-edit", table, number=1)))
+
+    trust = page.find("section", id="hand-trust")
+    assert trust.find("span", id="hand-status").text() == "Provisional"
+    assert "entered by Ana" in trust.text()
+    assert [b.text() for b in trust.find_all("button")] == ["Confirm"]
+    assert trust.find("a", class_="button").attrs["href"] == url("hand-dispute", table, number=1)
+    own = parse(phone(table, "Ana").get(url("hand-edit", table, number=1)))
+    assert own.find("section", id="hand-trust").find_all("button") == []
