@@ -48,7 +48,8 @@ from scoring.games import adapter_for
 from scoring.htmx import HtmxHttpRequest
 from scoring.messages import error_message
 from scoring.models import Game, Hand
-from scoring.permissions import Actor
+from scoring.table_trust import SEATS_SESSION_KEY as SEATS_SESSION_KEY
+from scoring.table_trust import actor_of, hand_page_trust, table_trust
 from tonkrules.sheet import SheetError
 
 ROBOTS = "noindex, nofollow"
@@ -62,15 +63,10 @@ def _game(key: str) -> Game:
     return get_object_or_404(Game, table_key=key)
 
 
-#: The session key holding, per game, the seat this device chose (``{game id: seat id}``).
-SEATS_SESSION_KEY = "seats"
-
-
 def _who(request: HtmxHttpRequest, game: Game) -> dict[str, Any]:
     """Who is writing: the holder of the table link, with the seat this device chose (if
-    any) and the signed-in user (if any)."""
-    seat_id = request.session.get(SEATS_SESSION_KEY, {}).get(str(game.pk))
-    return {"by": Actor(user=request.user, seat_id=seat_id, table=True)}
+    any, :data:`SEATS_SESSION_KEY`) and the signed-in user (if any)."""
+    return {"by": actor_of(request, game)}
 
 
 def _form_class(game: Game) -> type[EntryForm]:
@@ -126,6 +122,7 @@ def _sheet(game: Game, hands: list[Hand], names: list[str]) -> dict[str, Any]:
                 "summary": hand_summary(game.kind, entry),
                 "cells": [(result["scores"][n], result["running"][n]) for n in names],
                 "warnings": hand.warnings,
+                "hand": hand,
             }
         )
     totals = cast(dict[str, int], results["totals"])
@@ -185,6 +182,7 @@ def _context(
             **adapter.entry_data(names=names, options=options),
         },
         "robots": ROBOTS,
+        "trust": table_trust(request, game, hands),
     }
 
 
@@ -334,6 +332,7 @@ def hand_edit(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
         "can_void": current is not None
         and (engine.number_key is None or _is_latest(game, current)),
         "robots": ROBOTS,
+        "trust": hand_page_trust(request, game, history),
     }
     return render(request, "scoring/hand.html", context, status=status)
 
@@ -359,18 +358,39 @@ def _correct(
     if form.cleaned_data["revision"] is None:
         form.add_error(None, _("Reload the page: this form does not say which revision it fixes."))
         return form, REJECTED
+    # A director correcting a disputed hand resolves the dispute (the form says so).
+    resolve = request.POST.get("resolve") == "correct" and current.status == Hand.Status.DISPUTED
     try:
-        services.hand_correct(
-            game=game,
-            number=number,
-            revision=form.cleaned_data["revision"],
-            entry=form.entry(),
-            idempotency_key=form.cleaned_data["idempotency_key"],
-            **_who(request, game),
-        )
+        if resolve:
+            services.hand_resolve(
+                game=game,
+                number=number,
+                action="correct",
+                revision=form.cleaned_data["revision"],
+                entry=form.entry(),
+                reason=request.POST.get("reason", ""),
+                idempotency_key=form.cleaned_data["idempotency_key"],
+                **_who(request, game),
+            )
+        else:
+            services.hand_correct(
+                game=game,
+                number=number,
+                revision=form.cleaned_data["revision"],
+                entry=form.entry(),
+                reason=request.POST.get("reason", ""),
+                idempotency_key=form.cleaned_data["idempotency_key"],
+                **_who(request, game),
+            )
     except SheetError as exc:
         form.add_rule_error(exc)
         return form, REJECTED
+    except NotAllowed as exc:
+        form.add_error(None, error_message(exc))
+        return form, 403
+    except ReasonRequired as exc:
+        form.add_error(None, error_message(exc))
+        return form, 409
     except (StaleRevision, HandNotFound, IdempotencyKeyReused, GameFinished) as exc:
         if isinstance(exc, StaleRevision):
             fresh = next(
@@ -423,24 +443,6 @@ def _conflict_text(exc: ScoringConflict) -> str:
     if isinstance(exc, HandLimitReached):
         return _("Every hand this table plays is entered: correct one if it is wrong.")
     return error_message(exc)
-
-
-@require_POST
-def hand_void(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
-    """Void a hand (Tonk: any; Rook and Bluke: the latest only)."""
-    game = _game(key)
-    try:
-        services.hand_void(game=game, number=number, **_who(request, game))
-    except HandNotFound as exc:
-        raise Http404 from exc
-    except (VoidRefused, NotAllowed, ReasonRequired) as exc:
-        return render(
-            request,
-            "scoring/message.html",
-            {"game": game, "message": _conflict_text(exc), "robots": ROBOTS},
-            status=403 if isinstance(exc, NotAllowed) else 409,
-        )
-    return redirect("scoring:table", key=key)
 
 
 @require_POST

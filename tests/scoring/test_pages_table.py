@@ -119,8 +119,10 @@ def parse(response: Any) -> Node:
 
 
 def control(doc: Node, name: str) -> Node:
-    """The form control named ``name`` (the first, for radios)."""
-    for node in doc.iter():
+    """The entry form's control named ``name`` (the first, for radios); the page's first
+    where there is no entry form (the other forms carry their own keys and reasons)."""
+    entries = doc.find_all("form", id="entry")
+    for node in (entries[0] if entries else doc).iter():
         if node.tag in ("input", "select", "textarea") and node.attrs.get("name") == name:
             return node
     raise AssertionError(f"no control named {name!r}")

@@ -1,0 +1,345 @@
+"""The table pages of trust at the table (issue 12): a seat's private link and the seat chooser,
+confirming and disputing a hand, a director's resolution, voiding with a reason and restoring,
+new private links, and a table's audit page.
+
+Who acts is the holder of the table link with the seat this device chose (the session's
+:data:`scoring.table_trust.SEATS_SESSION_KEY`) and the signed-in user, if any; whether they may
+is :mod:`scoring.permissions`, asked by the services. A refusal is a 403 page with the sentence
+(``NotAllowed``), a missing reason the form again with the error (409), any other conflict a
+409 page; nothing changes. Each form carries an idempotency key; the writes here are
+idempotent by nature (a second confirmation or dispute by the same seat, a second void or
+restore changes nothing) and a resolution by correction replays by its key. Views stay thin.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring import selectors, services
+from scoring.entry import new_idempotency_key
+from scoring.errors import HandNotFound, NotAllowed, ReasonRequired, ScoringConflict
+from scoring.games import adapter_for
+from scoring.htmx import HtmxHttpRequest
+from scoring.messages import error_message
+from scoring.models import Game, Hand, HandEvent, Seat
+from scoring.pages import ROBOTS, _conflict_text, _game
+from scoring.permissions import MAX_REASON_LENGTH
+from scoring.table_trust import (
+    actor_of,
+    choose_seat,
+    chosen_seat_id,
+    hand_page_trust,
+    may_read_audit,
+    who_acted,
+)
+
+
+class ReasonForm(forms.Form):
+    """Why: a dispute's, a resolution's or a void's reason (required where ``required``)."""
+
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=255)
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        max_length=MAX_REASON_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args: Any, required: bool = True, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {"idempotency_key": new_idempotency_key()})
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].required = required
+
+
+def _refused(request: HtmxHttpRequest, game: Game, exc: ScoringConflict) -> HttpResponse:
+    """A refusal as a page: 403 for who may not, 409 for the game's state; nothing changed."""
+    return render(
+        request,
+        "scoring/message.html",
+        {"game": game, "message": _conflict_text(exc), "robots": ROBOTS},
+        status=403 if isinstance(exc, NotAllowed) else 409,
+    )
+
+
+def _hand_context(game: Game, number: int) -> dict[str, Any]:
+    adapter = adapter_for(game.kind)
+    hand = game.hands.filter(number=number).order_by("-revision").first()
+    if hand is None:
+        raise Http404
+    return {
+        "game": game,
+        "adapter": adapter,
+        "title": adapter.label,
+        "number": number,
+        "hand": hand,
+        "robots": ROBOTS,
+    }
+
+
+# --- the seat this device is ------------------------------------------------------------------
+
+
+@require_GET
+def seat(request: HtmxHttpRequest, seat_key: str) -> HttpResponse:
+    """A seat's private link: this device is that seat at that game from now on (its session
+    remembers it), and goes on to the table page."""
+    chosen = get_object_or_404(Seat.objects.select_related("game"), seat_key=seat_key)
+    choose_seat(request, chosen.game, chosen)
+    return redirect("scoring:table", key=chosen.game.table_key)
+
+
+class SeatChoiceForm(forms.Form):
+    """Which seat this device is (the table link asks once)."""
+
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=255)
+    seat = forms.IntegerField(required=False)
+
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+
+    def clean_seat(self) -> Seat | None:
+        value = self.cleaned_data["seat"]
+        if value is None:
+            return None
+        found = Seat.objects.filter(game_id=self.game.pk, pk=value).first()
+        if found is None:
+            raise forms.ValidationError(_("Choose one of this table's seats."))
+        return found
+
+
+@require_http_methods(["GET", "POST"])
+def seat_choose(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """Which seat this device is: the chooser (GET), or the choice remembered in the session
+    and back to the table (POST; an empty choice forgets it)."""
+    game = _game(key)
+    status = 200
+    if request.method == "POST":
+        form = SeatChoiceForm(request.POST, game=game)
+        if form.is_valid():
+            choose_seat(request, game, form.cleaned_data["seat"])
+            return redirect("scoring:table", key=key)
+        status = 422
+    adapter = adapter_for(game.kind)
+    seats = list(Seat.objects.filter(game_id=game.pk).order_by("position"))
+    context = {
+        "game": game,
+        "adapter": adapter,
+        "title": adapter.label,
+        "names": [name for name, _seat in game.seating],
+        "trust": {
+            "seats": seats,
+            "seat": next((s for s in seats if s.pk == chosen_seat_id(request, game)), None),
+            "form_key": new_idempotency_key(),
+            "offer_choice": True,
+            "choosing": True,
+        },
+        "errors": form.errors if request.method == "POST" else None,
+        "robots": ROBOTS,
+    }
+    return render(request, "scoring/seat_choice.html", context, status=status)
+
+
+@require_POST
+def links_rotate(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """New private links for the table and every seat (a director; a casual game's creator):
+    the old ones open nothing any more. Goes on to the table's new link."""
+    game = _game(key)
+    try:
+        game = services.game_links_rotate(game=game, by=actor_of(request, game))
+    except NotAllowed as exc:
+        return _refused(request, game, exc)
+    return redirect("scoring:table", key=game.table_key)
+
+
+# --- confirm, dispute, resolve ----------------------------------------------------------------
+
+
+@require_POST
+def hand_confirm(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
+    """This seat (or a director) confirms a provisional hand."""
+    game = _game(key)
+    try:
+        services.hand_confirm(game=game, number=number, by=actor_of(request, game))
+    except HandNotFound as exc:
+        raise Http404 from exc
+    except ScoringConflict as exc:
+        return _refused(request, game, exc)
+    return redirect("scoring:table", key=key)
+
+
+@require_http_methods(["GET", "POST"])
+def hand_dispute(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
+    """Dispute a hand, with a reason (any seat of the table): the small form (GET), or the
+    dispute kept (POST); without a reason, the form again with the error."""
+    game = _game(key)
+    context = _hand_context(game, number)
+    status = 200
+    if request.method == "POST":
+        form = ReasonForm(request.POST)
+        if form.is_valid():
+            try:
+                services.hand_dispute(
+                    game=game,
+                    number=number,
+                    by=actor_of(request, game),
+                    reason=form.cleaned_data["reason"],
+                )
+            except HandNotFound as exc:
+                raise Http404 from exc
+            except ReasonRequired as exc:
+                form.add_error("reason", error_message(exc))
+                status = 409
+            except ScoringConflict as exc:
+                return _refused(request, game, exc)
+            else:
+                return redirect("scoring:table", key=key)
+        else:
+            status = 409
+    else:
+        form = ReasonForm()
+    context |= {"form": form, "action": "dispute"}
+    return render(request, "scoring/hand_reason.html", context, status=status)
+
+
+@require_POST
+def hand_resolve(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
+    """A director resolves a disputed hand: confirms it as it stands or voids it, with a
+    reason (a correction goes through the hand page's correction form). Without a reason,
+    the hand page's resolve form again with the error."""
+    game = _game(key)
+    action = request.POST.get("action")
+    if action not in ("confirm", "void"):
+        raise Http404
+    form = ReasonForm(request.POST)
+    status = 409
+    if form.is_valid():
+        try:
+            services.hand_resolve(
+                game=game,
+                number=number,
+                by=actor_of(request, game),
+                action=action,
+                reason=form.cleaned_data["reason"],
+                idempotency_key=form.cleaned_data["idempotency_key"] or None,
+            )
+        except HandNotFound as exc:
+            raise Http404 from exc
+        except ReasonRequired as exc:
+            form.add_error("reason", error_message(exc))
+        except ScoringConflict as exc:
+            return _refused(request, game, exc)
+        else:
+            return redirect("scoring:hand-edit", key=key, number=number)
+    # Only a director reaches the resolve form: others are refused before a missing reason.
+    if not hand_page_trust(request, game, selectors.hand_history(game, number))["resolving"]:
+        raise PermissionDenied
+    context = _hand_context(game, number) | {"form": form, "action": "resolve"}
+    return render(request, "scoring/hand_reason.html", context, status=status)
+
+
+# --- void and restore -------------------------------------------------------------------------
+
+
+@require_POST
+def hand_void(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
+    """Void a hand (Tonk: any; Rook and Bluke: the latest only), with a reason: optional,
+    except once a tournament round is complete (a director's, for the record). It stays on
+    the sheet struck through, with who voided it and why."""
+    game = _game(key)
+    form = ReasonForm(request.POST, required=False)
+    if form.is_valid():
+        try:
+            services.hand_void(
+                game=game,
+                number=number,
+                by=actor_of(request, game),
+                reason=form.cleaned_data["reason"],
+            )
+        except HandNotFound as exc:
+            raise Http404 from exc
+        except ReasonRequired as exc:
+            form.add_error("reason", error_message(exc))
+        except ScoringConflict as exc:
+            return _refused(request, game, exc)
+        else:
+            return redirect("scoring:table", key=key)
+    context = _hand_context(game, number) | {"form": form, "action": "void"}
+    return render(request, "scoring/hand_reason.html", context, status=409)
+
+
+@require_POST
+def hand_restore(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
+    """Make a voided hand count again (Tonk: any; Rook and Bluke: while it still follows the
+    hands that count)."""
+    game = _game(key)
+    try:
+        services.hand_restore(
+            game=game,
+            number=number,
+            by=actor_of(request, game),
+            reason=request.POST.get("reason", ""),
+        )
+    except HandNotFound as exc:
+        raise Http404 from exc
+    except ScoringConflict as exc:
+        return _refused(request, game, exc)
+    return redirect("scoring:table", key=key)
+
+
+# --- the audit --------------------------------------------------------------------------------
+
+#: What each step of the trail was, as the audit page says it.
+STEP_LABELS = {
+    "enter": gettext_lazy("Entered"),
+    "correct": gettext_lazy("Corrected"),
+    **{action.value: action.label for action in HandEvent.Action},
+}
+
+
+@require_GET
+def audit(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """A table's audit: every step of its hands' trail (entered, corrected, confirmed,
+    disputed, resolved, voided, restored) with who, when and why; a club director's, and a
+    casual game's creator's. Anyone else: 403."""
+    game = _game(key)
+    if not may_read_audit(request, game):
+        raise PermissionDenied
+    adapter = adapter_for(game.kind)
+    steps = []
+    for step in selectors.game_audit([game.pk]):
+        if step.seat is not None:
+            who = step.seat
+        elif step.user is not None:
+            who = step.user
+        elif step.via == Hand.Via.IMPORT:
+            who = _("score sheet import")
+        elif step.via is None:
+            who = _("table link or the system")
+        else:
+            who = who_acted(request, None, None)
+        resolution = step.details.get("resolution")
+        steps.append(
+            {
+                "step": step,
+                "what": STEP_LABELS.get(step.action, step.action),
+                "resolution": STEP_LABELS.get(resolution, resolution) if resolution else "",
+                "who": who,
+            }
+        )
+    context = {
+        "game": game,
+        "adapter": adapter,
+        "title": adapter.label,
+        "names": [name for name, _seat in game.seating],
+        "steps": steps,
+        "robots": ROBOTS,
+    }
+    return render(request, "scoring/audit.html", context)

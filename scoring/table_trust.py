@@ -1,0 +1,277 @@
+"""What the table pages show of trust at the table (issue 12): the seat this device is, each
+hand's status and who entered it, the acts this viewer may take on it (confirm, dispute,
+resolve, restore), the voided hands, and the seats' private links.
+
+Reads only: the rules of who may do what are :mod:`scoring.permissions` (asked here once per
+page, so that a button is shown exactly where the service would accept it), the writes are
+:mod:`scoring.services`, the views :mod:`scoring.pages` and :mod:`scoring.pages_trust`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import segno
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from scoring import selectors
+from scoring.entry import new_idempotency_key
+from scoring.errors import NotAllowed, ReasonRequired
+from scoring.models import Game, Hand, HandEvent, Seat
+from scoring.permissions import Act, Actor, Role, check, closed, is_director, may_see_keys
+
+#: The session key holding, per game, the seat this device chose (``{game id: seat id}``).
+SEATS_SESSION_KEY = "seats"
+
+
+def chosen_seat_id(request: HttpRequest, game: Game) -> int | None:
+    """The seat this device chose at ``game`` (the session's), or None."""
+    seats = request.session.get(SEATS_SESSION_KEY, {})
+    value = seats.get(str(game.pk)) if isinstance(seats, dict) else None
+    return value if isinstance(value, int) else None
+
+
+def choose_seat(request: HttpRequest, game: Game, seat: Seat | None) -> None:
+    """Remember in this device's session that it is ``seat`` at ``game`` (None: forget it)."""
+    seats = dict(request.session.get(SEATS_SESSION_KEY, {}))
+    if seat is None:
+        seats.pop(str(game.pk), None)
+    else:
+        seats[str(game.pk)] = seat.pk
+    request.session[SEATS_SESSION_KEY] = seats
+
+
+def actor_of(request: HttpRequest, game: Game) -> Actor:
+    """Who acts from a table page: the table link's holder, with this device's seat (if
+    chosen) and the signed-in user (if any)."""
+    return Actor(user=request.user, seat_id=chosen_seat_id(request, game), table=True)
+
+
+def allowed(act: Act, actor: Actor, game: Game) -> Role | None:
+    """The actor's role if :func:`scoring.permissions.check` lets them make ``act`` (without
+    a reason: a director of a complete round still may, the form asks for one); else None."""
+    try:
+        return check(act, actor=actor, game=game)
+    except ReasonRequired:
+        return check(act, actor=actor, game=game, reason="-")
+    except NotAllowed:
+        return None
+
+
+def who_entered(request: HttpRequest, hand: Hand) -> str:
+    """Who entered a revision, as this viewer may see it: the seat's name; a member's username
+    for signed-in viewers ("a signed-in member" through a table link alone); "table link"."""
+    if hand.entered_seat_id is not None and hand.entered_seat is not None:
+        return hand.entered_seat.name
+    if hand.entered_by_id is not None and hand.entered_by is not None:
+        if request.user.is_authenticated:
+            return hand.entered_by.get_username()
+        return _("a signed-in member")
+    if hand.entered_via == Hand.Via.IMPORT:
+        return _("score sheet import")
+    return _("table link")
+
+
+def who_acted(request: HttpRequest, seat: Seat | None, user: Any) -> str:
+    """Who took a step of a hand's trail (a seat, a user or the system), as
+    :func:`who_entered` says it."""
+    if seat is not None:
+        return seat.name
+    if user is not None:
+        return user.get_username() if request.user.is_authenticated else _("a signed-in member")
+    return _("table link")
+
+
+@dataclass(frozen=True)
+class HandTrust:
+    """One hand as this viewer sees its trust: its status, who entered it, the dispute's
+    reason, and whether they may confirm, dispute or resolve it."""
+
+    status: str
+    status_label: str
+    who: str
+    disputed_because: str
+    can_confirm: bool
+    can_dispute: bool
+    can_resolve: bool
+
+
+def _hand_trust(
+    request: HttpRequest,
+    game: Game,
+    hand: Hand,
+    *,
+    confirmer: Role | None,
+    disputer: Role | None,
+    resolver: Role | None,
+    confirmed_by: set[int],
+    disputes: dict[int, str],
+) -> HandTrust:
+    provisional = hand.status == Hand.Status.PROVISIONAL
+    can_confirm = provisional and confirmer is not None
+    if can_confirm and confirmer is not None and not confirmer.director:
+        can_confirm = (
+            game.confirmation != Game.Confirmation.DIRECTOR
+            and confirmer.seat_id != hand.entered_seat_id
+            and confirmer.seat_id not in confirmed_by
+        )
+    return HandTrust(
+        status=hand.status,
+        status_label=str(Hand.Status(hand.status).label),
+        who=who_entered(request, hand),
+        disputed_because=disputes.get(hand.pk, "") if hand.status == Hand.Status.DISPUTED else "",
+        can_confirm=can_confirm,
+        can_dispute=hand.status != Hand.Status.DISPUTED and disputer is not None,
+        can_resolve=hand.status == Hand.Status.DISPUTED and resolver is not None,
+    )
+
+
+def annotate_hands(
+    request: HttpRequest, game: Game, hands: list[Hand], actor: Actor
+) -> dict[int, HandTrust]:
+    """Each hand's :class:`HandTrust` by hand id, also set on the hand as ``trust`` (the
+    sheet's rows carry the hand). Three queries whatever the number of hands."""
+    confirmer = allowed(Act.CONFIRM, actor, game)
+    disputer = allowed(Act.DISPUTE, actor, game)
+    resolver = allowed(Act.RESOLVE, actor, game)
+    ids = [hand.pk for hand in hands]
+    events = HandEvent.objects.filter(
+        hand_id__in=ids, action__in=(HandEvent.Action.CONFIRM, HandEvent.Action.DISPUTE)
+    ).order_by("created_at", "id")
+    confirmed: dict[int, set[int]] = {}
+    disputes: dict[int, str] = {}
+    for event in events:
+        if event.action == HandEvent.Action.CONFIRM and event.seat_id is not None:
+            confirmed.setdefault(event.hand_id, set()).add(event.seat_id)
+        elif event.action == HandEvent.Action.DISPUTE:
+            disputes[event.hand_id] = event.reason
+    seats = {seat.pk: seat for seat in Seat.objects.filter(game_id=game.pk)}
+    users = {hand.entered_by_id for hand in hands if hand.entered_by_id is not None}
+    if users:
+        by_id = {u.pk: u for u in get_user_model().objects.filter(pk__in=users)}
+        for hand in hands:
+            if hand.entered_by_id in by_id:
+                hand.entered_by = by_id[hand.entered_by_id]
+    result: dict[int, HandTrust] = {}
+    for hand in hands:
+        if hand.entered_seat_id is not None:
+            hand.entered_seat = seats.get(hand.entered_seat_id)
+        trust = _hand_trust(
+            request,
+            game,
+            hand,
+            confirmer=confirmer,
+            disputer=disputer,
+            resolver=resolver,
+            confirmed_by=confirmed.get(hand.pk, set()),
+            disputes=disputes,
+        )
+        hand.trust = trust  # type: ignore[attr-defined]
+        result[hand.pk] = trust
+    return result
+
+
+def seat_link(request: HttpRequest, seat: Seat) -> str:
+    """A seat's private link (``/s/<seat key>/``), absolute."""
+    return request.build_absolute_uri(reverse("scoring:seat", kwargs={"seat_key": seat.seat_key}))
+
+
+def seat_qr(link: str, name: str) -> str:
+    """A seat link's QR code as inline SVG (as the table link's)."""
+    return segno.make(link, error="m").svg_inline(
+        scale=3, omitsize=True, title=_("Seat link of %(name)s") % {"name": name}
+    )
+
+
+def table_trust(request: HttpRequest, game: Game, hands: list[Hand]) -> dict[str, Any]:
+    """What the table page shows of trust: the device's seat (or the chooser), each hand's
+    status and acts (set on the hands), the voided hands with who and why, the seats' links
+    (to those who may see them) and whether this viewer may make new links or read the audit.
+    """
+    actor = actor_of(request, game)
+    seats = list(Seat.objects.filter(game_id=game.pk).order_by("position"))
+    chosen = next((s for s in seats if s.pk == actor.seat_id), None)
+    annotate_hands(request, game, hands, actor)
+    restorer = allowed(Act.RESTORE, actor, game)
+    voided = []
+    for hand in selectors.voided_hands(game):
+        void = hand.void  # type: ignore[attr-defined]
+        voided.append(
+            {
+                "hand": hand,
+                "scores": selectors.hand_scores(hand),
+                "who": who_acted(request, void.seat, void.user) if void else "",
+                "reason": void.reason if void else "",
+                "at": void.created_at if void else hand.voided_at,
+                "can_restore": restorer is not None,
+            }
+        )
+    show_links = may_see_keys(actor, game) or not game.directed
+    links = []
+    if show_links:
+        for seat in seats:
+            link = seat_link(request, seat)
+            links.append({"seat": seat, "link": link, "qr": seat_qr(link, seat.name)})
+    return {
+        "seat": chosen,
+        "seats": seats,
+        # A tournament table's entry form waits for the device's seat (only seats write).
+        "must_choose": chosen is None and game.directed and not _is_director(actor, game),
+        "offer_choice": chosen is None,
+        "voided": voided,
+        "seat_links": links,
+        "can_rotate": allowed(Act.ROTATE, actor, game) is not None,
+        "can_audit": may_read_audit(request, game),
+        "closed": closed(game),
+        "form_key": new_idempotency_key(),
+    }
+
+
+def _is_director(actor: Actor, game: Game) -> bool:
+    return is_director(actor.signed_in, game.club_id)
+
+
+def may_read_audit(request: HttpRequest, game: Game) -> bool:
+    """Whether the viewer may read a table's audit page: a club director; for a casual game
+    also its creator."""
+    user = request.user
+    if not user.is_authenticated:
+        return False
+    if not game.directed and user.pk == game.created_by_id:
+        return True
+    return is_director(user, game.club_id)
+
+
+def hand_page_trust(request: HttpRequest, game: Game, history: list[Hand]) -> dict[str, Any]:
+    """What a hand's page shows of trust: the current revision's status and acts (confirm,
+    dispute, a director's resolve), or the void's who and why and the restore; and whether
+    a change needs a reason (a complete tournament round)."""
+    actor = actor_of(request, game)
+    current = next((h for h in history if h.state == Hand.State.CURRENT), None)
+    trust = annotate_hands(request, game, [current], actor)[current.pk] if current else None
+    void = None
+    if current is None and history and history[-1].state == Hand.State.VOIDED:
+        last = history[-1]
+        event = (
+            HandEvent.objects.filter(hand=last, action=HandEvent.Action.VOID)
+            .select_related("seat", "user")
+            .order_by("-created_at", "-id")
+            .first()
+        )
+        void = {
+            "who": who_acted(request, event.seat, event.user) if event else "",
+            "reason": event.reason if event else "",
+            "at": event.created_at if event else last.voided_at,
+            "can_restore": allowed(Act.RESTORE, actor, game) is not None,
+        }
+    return {
+        "hand": trust,
+        "void": void,
+        "closed": closed(game),
+        "resolving": trust is not None and trust.can_resolve,
+        "form_key": new_idempotency_key(),
+    }
