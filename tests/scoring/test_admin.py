@@ -5,8 +5,6 @@ services, which check who may and keep the trail."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.db.models import Model
@@ -99,15 +97,3 @@ def test_the_admin_form_of_a_hand_shows_no_editable_field(
     assert 'name="status"' not in page
     assert 'name="reason"' not in page
     assert "Save" not in page
-
-
-def test_a_tournament_tables_game_is_not_deleted_through_its_club_either(
-    superuser_client: Client, results: dict[type[Model], Model]
-) -> None:
-    # Deleting the club would cascade to its games' hands: refused while it holds games.
-    game: Any = results[Game]
-    before = rows()
-    superuser_client.post(
-        reverse("admin:tournaments_club_delete", args=[game.club_id]), {"post": "yes"}
-    )
-    assert rows() == before
