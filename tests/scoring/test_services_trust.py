@@ -631,3 +631,20 @@ def test_keys_are_shown_to_directors_and_a_casual_games_creator_only(
 ) -> None:
     t = table(directed=directed)
     assert may_see_keys(getattr(t, who), t.game) is sees
+
+
+def test_a_directors_correction_retried_with_its_key_returns_the_revision_it_wrote() -> None:
+    t = disputed()
+    kwargs: dict[str, Any] = {
+        "game": t.game,
+        "number": 1,
+        "by": t.director,
+        "action": "correct",
+        "reason": "Ben won",
+        "entry": BEN_WINS,
+        "idempotency_key": "fix-1",
+    }
+    first = services.hand_resolve(**kwargs)
+    again = services.hand_resolve(**kwargs)
+    assert (again.pk, again.revision) == (first.pk, 2)
+    assert t.game.hands.count() == 2
