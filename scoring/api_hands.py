@@ -105,6 +105,13 @@ class HandDetailApi(GameApiView):
     class CorrectionSerializer(serializers.Serializer[Any]):
         revision = serializers.IntegerField(min_value=1)
         hand = HandObjectField()
+        reason = serializers.CharField(
+            required=False,
+            allow_blank=True,
+            max_length=MAX_REASON_LENGTH,
+            trim_whitespace=False,
+            help_text="Why (kept on the new revision); needed once a tournament round is complete.",
+        )
 
     @extend_schema(responses={200: HandHistoryOut, **errors(*READ_ERRORS)})
     def get(self, request: Request, game_id: int, number: int) -> Response:
@@ -133,6 +140,7 @@ class HandDetailApi(GameApiView):
             revision=data.validated_data["revision"],
             entry=data.validated_data["hand"],
             by=self.actor(),
+            reason=data.validated_data.get("reason", ""),
             idempotency_key=self.idempotency_key(required=False),
         )
         return Response(HandOut.render(hand))
