@@ -241,6 +241,9 @@ def test_a_tournament_tables_keys_are_not_shown_to_its_clubs_members(
     assert all("seat_key" not in p for p in creator["players"])
     director = world["director"].get(f"/api/v1/games/{game.pk}/").json()
     assert director["table_key"] == game.table_key
+    listing = world["member"].get("/api/v1/games/").json()["results"]
+    assert [g["id"] for g in listing] == [game.pk]
+    assert set(listing[0]) == {"id", "game", "players", "club", "state", "created_at", "totals"}
 
 
 def test_a_game_starts_with_the_confirmation_asked_for(api: APIClient) -> None:
