@@ -1,8 +1,14 @@
+"""The Django admin of the scoring app: a window on games, hands, their trail and score lines,
+never a way round the services. Results change through the services only, which check who
+may (``scoring.permissions``), score, keep the trail and announce the change: a superuser
+corrects, voids or confirms a hand on the table page or through the API like everyone else.
+"""
+
 from typing import Any
 
 from django.contrib import admin
 
-from scoring.models import Game, Hand, ScoreLine, ScoresheetJob, Seat
+from scoring.models import Game, Hand, HandEvent, ScoreLine, ScoresheetJob, Seat
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -12,6 +18,14 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+class ResultsAdmin(ReadOnlyAdmin):
+    """A game's results and their trail: not added, changed nor deleted here (a deleted hand
+    or game would change standings with no one recorded)."""
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
         return False
 
 
@@ -32,11 +46,11 @@ class SeatInline(ReadOnlyInline):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyAdmin):
+class GameAdmin(ResultsAdmin):
     list_display = ("id", "kind", "club", "state", "created_by", "created_at")
     list_filter = ("kind", "state", "club")
     date_hierarchy = "created_at"
-    exclude = ("table_key", "idempotency_key")
+    exclude = ("table_key", "idempotency_key", "request_fingerprint")
     inlines = (SeatInline,)
 
 
@@ -47,19 +61,36 @@ class ScoreLineInline(ReadOnlyInline):
 
 
 @admin.register(Hand)
-class HandAdmin(ReadOnlyAdmin):
+class HandAdmin(ResultsAdmin):
     list_display = (
         "game",
         "number",
         "revision",
         "state",
+        "status",
+        "entered_seat",
         "entered_by",
         "entered_via",
         "created_at",
     )
-    list_filter = ("state", "entered_via")
+    list_filter = ("state", "status", "entered_via")
     exclude = ("idempotency_key",)
     inlines = (ScoreLineInline,)
+
+
+@admin.register(HandEvent)
+class HandEventAdmin(ResultsAdmin):
+    """A hand's trail: confirmations, disputes, resolutions, voids and restores."""
+
+    list_display = ("game", "number", "action", "seat", "user", "reason", "created_at")
+    list_filter = ("action",)
+
+
+@admin.register(ScoreLine)
+class ScoreLineAdmin(ResultsAdmin):
+    """Each player's result in a hand revision, as the services scored it."""
+
+    list_display = ("hand", "seat", "points")
 
 
 @admin.register(ScoresheetJob)

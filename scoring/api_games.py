@@ -135,6 +135,12 @@ class GameListApi(GameApiView):
         stake = StakeField()
         currency = CurrencyField()
         club = serializers.IntegerField(required=False, allow_null=True)
+        confirmation = serializers.ChoiceField(
+            choices=Game.Confirmation.choices,
+            required=False,
+            help_text="Who must confirm a hand before it counts: `none` (the default), "
+            "`one_other` (one other seat), `all` (every other seat), `director`.",
+        )
 
     def get_permissions(self) -> Sequence[_SupportsHasPermission]:
         if self.request.method == "POST":
@@ -185,6 +191,7 @@ class GameListApi(GameApiView):
             currency=v.get("currency"),
             club=self.member_club(v.get("club")),
             created_by=request.user,
+            confirmation=v.get("confirmation", Game.Confirmation.NONE),
             idempotency_key=self.idempotency_key(required=False),
         )
         body = GameOut(game, context={"with_key": True}).data

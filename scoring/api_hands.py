@@ -1,6 +1,9 @@
 """The hands endpoints of the scoring API: record the next hand, list the current hands, read
-one hand with its revisions, correct it, void it. Each view parses, authorises, calls one
-service or selector and renders its output serializer (``scoring.serializers``)."""
+one hand with its revisions, correct it, void it, and the table's trust (issue 12): confirm,
+dispute, a director's resolution, restore a voided hand, and a game's audit trail. Each view
+parses, authorises, calls one service or selector and renders its output serializer
+(``scoring.serializers``). Who may change what is :mod:`scoring.permissions`' (403 otherwise).
+"""
 
 from __future__ import annotations
 
@@ -8,13 +11,19 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring import selectors, services
 from scoring.api import (
+    IDEMPOTENCY_HEADER,
     IDEMPOTENCY_PARAMETER,
     IDEMPOTENCY_REQUIRED,
     NOT_FOUND_OR_NO_HAND,
@@ -22,12 +31,14 @@ from scoring.api import (
     TONK_HAND_EXAMPLE,
     WRITE_ERRORS,
     GameApiView,
+    StrictSerializer,
     created_response,
     errors,
     example,
 )
 from scoring.api_auth import game_for
-from scoring.serializers import HandHistoryOut, HandOut
+from scoring.permissions import MAX_REASON_LENGTH, may_see_audit
+from scoring.serializers import AuditStepOut, HandHistoryOut, HandOut
 
 # One hand object of the score-sheet format; its keys depend on the game (the format's tables).
 HAND_OBJECT = {
@@ -41,6 +52,22 @@ HAND_OBJECT = {
 class HandObjectField(serializers.JSONField):
     """A hand object of the score-sheet format, checked by the rules engine (a value that is
     not an object is ``bad_format``)."""
+
+
+NATURAL_IDEMPOTENCY = OpenApiParameter(
+    IDEMPOTENCY_HEADER,
+    {"type": "string", "maxLength": 255},
+    OpenApiParameter.HEADER,
+    description="Accepted, as on every write; optional here: this write is naturally "
+    "idempotent (a retry finds it done and changes nothing).",
+)
+REASON_QUERY = OpenApiParameter(
+    "reason",
+    {"type": "string", "maxLength": MAX_REASON_LENGTH},
+    OpenApiParameter.QUERY,
+    description="Why (kept with the step, shown on the audit); needed once a tournament "
+    "round is complete.",
+)
 
 
 class HandListApi(GameApiView):
@@ -78,13 +105,24 @@ class HandDetailApi(GameApiView):
     class CorrectionSerializer(serializers.Serializer[Any]):
         revision = serializers.IntegerField(min_value=1)
         hand = HandObjectField()
+        reason = serializers.CharField(
+            required=False,
+            allow_blank=True,
+            max_length=MAX_REASON_LENGTH,
+            trim_whitespace=False,
+            help_text="Why (kept on the new revision); needed once a tournament round is complete.",
+        )
 
     @extend_schema(responses={200: HandHistoryOut, **errors(*READ_ERRORS)})
     def get(self, request: Request, game_id: int, number: int) -> Response:
-        revisions = selectors.hand_history(game_for(request, game_id), number)
+        game = game_for(request, game_id)
+        revisions = selectors.hand_history(game, number)
         if not revisions:
             raise exceptions.NotFound(_("No such hand."))
-        return Response(HandHistoryOut.render({"number": number, "revisions": revisions}))
+        void = selectors.hand_void_step(game, number)
+        return Response(
+            HandHistoryOut.render({"number": number, "revisions": revisions, "void": void})
+        )
 
     @extend_schema(
         request=CorrectionSerializer,
@@ -102,13 +140,211 @@ class HandDetailApi(GameApiView):
             revision=data.validated_data["revision"],
             entry=data.validated_data["hand"],
             by=self.actor(),
+            reason=data.validated_data.get("reason", ""),
             idempotency_key=self.idempotency_key(required=False),
         )
         return Response(HandOut.render(hand))
 
-    @extend_schema(responses={200: HandOut, **errors(*READ_ERRORS, 409, e404=NOT_FOUND_OR_NO_HAND)})
+    @extend_schema(
+        description="Void the hand: it no longer counts and stays on the sheet struck through, "
+        "with who voided it and why, until restored (`.../restore/`). The reason is the "
+        "`reason` query parameter (a DELETE carries no body); it is needed once a tournament "
+        "round is complete (409 `reason_required.closed`). Voiding a voided hand changes "
+        "nothing: a retry is safe.",
+        parameters=[REASON_QUERY, NATURAL_IDEMPOTENCY],
+        responses={200: HandOut, **errors(400, *READ_ERRORS, 409, e404=NOT_FOUND_OR_NO_HAND)},
+    )
     def delete(self, request: Request, game_id: int, number: int) -> Response:
+        reason = self.reason_query()
+        self.idempotency_key(required=False)
         hand = services.hand_void(
+            game=game_for(request, game_id, load=False),
+            number=number,
+            by=self.actor(),
+            reason=reason,
+        )
+        return Response(HandOut.render(hand))
+
+    def reason_query(self) -> str:
+        """The ``?reason=`` of a void (400 when longer than a reason may be)."""
+        field = serializers.CharField(
+            allow_blank=True, max_length=MAX_REASON_LENGTH, trim_whitespace=False
+        )
+        try:
+            return str(field.run_validation(self.request.query_params.get("reason", "")))
+        except exceptions.ValidationError as exc:
+            raise exceptions.ValidationError({"reason": exc.detail}) from exc
+
+
+# --- trust at the table (issue 12) -------------------------------------------------------------
+
+_TRUST_ERRORS = errors(*WRITE_ERRORS, e404=NOT_FOUND_OR_NO_HAND)
+
+
+def _reason(*, required: bool) -> serializers.CharField:
+    return serializers.CharField(
+        required=required,
+        allow_blank=True,
+        max_length=MAX_REASON_LENGTH,
+        trim_whitespace=False,
+        help_text="Why, at most 500 characters.",
+    )
+
+
+class HandConfirmApi(GameApiView):
+    """``POST``: confirm the hand's current revision (issue 12: Confirmation)."""
+
+    @extend_schema(
+        request=None,
+        description="A seat other than the one that entered the hand confirms it (`one_other`), "
+        "or adds its confirmation towards every other seat's (`all`); a club director's "
+        "confirmation makes it count in any game (`director`: only theirs). The seat that "
+        "entered it may not (403), nor anyone but a seat or a director; a disputed hand waits "
+        "for a director's resolution (409 `hand_disputed`). Naturally idempotent: confirming "
+        "a confirmed hand, or confirming twice from one seat, changes nothing.",
+        parameters=[NATURAL_IDEMPOTENCY],
+        responses={200: HandOut, **_TRUST_ERRORS},
+    )
+    def post(self, request: Request, game_id: int, number: int) -> Response:
+        self.idempotency_key(required=False)
+        hand = services.hand_confirm(
             game=game_for(request, game_id, load=False), number=number, by=self.actor()
         )
         return Response(HandOut.render(hand))
+
+
+class HandDisputeApi(GameApiView):
+    """``POST``: dispute the hand's current revision, with a reason (issue 12: Disputes)."""
+
+    @extend_schema_serializer(component_name="DisputeIn")
+    class InputSerializer(StrictSerializer):
+        reason = _reason(required=True)
+
+    @extend_schema(
+        request=InputSerializer,
+        description="Any seat of the table disputes the hand with a reason (blank: 409 "
+        "`reason_required`): it shows as disputed until a club director resolves it "
+        "(`.../resolve/`). Naturally idempotent: the same seat disputing a disputed hand with "
+        "the same reason changes nothing.",
+        parameters=[NATURAL_IDEMPOTENCY],
+        responses={200: HandOut, **_TRUST_ERRORS},
+        examples=[example("A dispute", {"reason": "Ben held KH, not KD"})],
+    )
+    def post(self, request: Request, game_id: int, number: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        self.idempotency_key(required=False)
+        hand = services.hand_dispute(
+            game=game_for(request, game_id, load=False),
+            number=number,
+            by=self.actor(),
+            reason=data.validated_data["reason"],
+        )
+        return Response(HandOut.render(hand))
+
+
+class HandResolveApi(GameApiView):
+    """``POST``: a club director resolves the hand: confirm, correct or void, with a reason."""
+
+    @extend_schema_serializer(component_name="ResolutionIn")
+    class InputSerializer(StrictSerializer):
+        action = serializers.ChoiceField(choices=services.RESOLUTIONS)
+        reason = _reason(required=True)
+        hand = HandObjectField(
+            required=False, help_text="`correct`: the corrected hand object (required)."
+        )
+        revision = serializers.IntegerField(
+            required=False,
+            min_value=1,
+            help_text="`correct`: the revision corrected (the current one when absent).",
+        )
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if attrs["action"] == "correct" and "hand" not in attrs:
+                raise exceptions.ValidationError({"hand": [_("A correction gives the hand.")]})
+            return attrs
+
+    @extend_schema(
+        request=InputSerializer,
+        description="A club director's (403 for anyone else), always with a reason (blank: 409 "
+        "`reason_required`): `confirm` the hand as it stands, `correct` it (`hand`, from "
+        "`revision`; the new revision is confirmed at once) or `void` it. Naturally "
+        "idempotent for `confirm` and `void` (done already: nothing changes); a correction "
+        "retried with the same `Idempotency-Key` returns the revision it wrote.",
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: HandOut, **_TRUST_ERRORS},
+        examples=[
+            example("Confirm", {"action": "confirm", "reason": "Checked the cards with both"}),
+            example(
+                "Correct",
+                {"action": "correct", "reason": "Ben held KH", "hand": TONK_HAND_EXAMPLE},
+            ),
+        ],
+    )
+    def post(self, request: Request, game_id: int, number: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        hand = services.hand_resolve(
+            game=game_for(request, game_id, load=False),
+            number=number,
+            by=self.actor(),
+            action=v["action"],
+            reason=v["reason"],
+            revision=v.get("revision"),
+            entry=v.get("hand"),
+            idempotency_key=self.idempotency_key(required=False) or None,
+        )
+        return Response(HandOut.render(hand))
+
+
+class HandRestoreApi(GameApiView):
+    """``POST``: restore a voided hand: it counts again."""
+
+    @extend_schema_serializer(component_name="RestoreIn")
+    class InputSerializer(StrictSerializer):
+        reason = _reason(required=False)
+
+    @extend_schema(
+        request=InputSerializer,
+        description="The voided hand counts again, its last revision with its status as it "
+        "was. Tonk: any hand; Rook and Bluke: only a hand that still follows the hands that "
+        "count (409 `restore_refused`); never beyond the hands a game takes (409 "
+        '`hand_limit`). The body is optional (`{"reason": "…"}`; a reason is needed '
+        "once a tournament round is complete). Naturally idempotent: restoring a hand that "
+        "counts changes nothing.",
+        parameters=[NATURAL_IDEMPOTENCY],
+        responses={200: HandOut, **_TRUST_ERRORS},
+        examples=[example("Restore", {"reason": "voided by mistake"})],
+    )
+    def post(self, request: Request, game_id: int, number: int) -> Response:
+        data = self.InputSerializer(data=request.data or {})
+        data.is_valid(raise_exception=True)
+        self.idempotency_key(required=False)
+        hand = services.hand_restore(
+            game=game_for(request, game_id, load=False),
+            number=number,
+            by=self.actor(),
+            reason=data.validated_data.get("reason", ""),
+        )
+        return Response(HandOut.render(hand))
+
+
+class GameAuditApi(GameApiView):
+    """``GET``: every step of the game's trail, oldest first."""
+
+    @extend_schema(
+        description="Every entry, correction, confirmation, dispute, resolution, void and "
+        "restore of the game's hands, oldest first, with who, when and why. Readers: the "
+        "club's directors; for a casual game also its creator and its seats (a seat key, or a "
+        "signed-in user seated at it). A tournament table's seats, its table key and the "
+        "club's other members get 403; anyone else 404.",
+        responses={200: AuditStepOut(many=True), **errors(*READ_ERRORS)},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = game_for(request, game_id)
+        if not may_see_audit(self.actor(), game):
+            raise exceptions.PermissionDenied(
+                _("Only the club's directors (and a casual game's creator and seats) read this.")
+            )
+        return Response(AuditStepOut.render_many(selectors.game_audit([game.pk])))

@@ -257,7 +257,7 @@ def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
         return _render_main(request, game, _fresh_key(form), status=409)
     except ScoringConflict as exc:
         form.add_error(None, _conflict_text(exc))
-        return _render_main(request, game, form, status=409)
+        return _render_main(request, game, form, status=403 if isinstance(exc, NotAllowed) else 409)
     if not request.htmx:
         return redirect("scoring:table", key=key, permanent=False)
     return _render_main(request, Game.objects.get(pk=game.pk), recorded=hand)
@@ -401,6 +401,9 @@ def _correct(
             )
         form.add_error(None, _conflict_text(exc))
         return form, 409
+    except (NotAllowed, ReasonRequired) as exc:  # who may: scoring.permissions
+        form.add_error(None, error_message(exc))
+        return form, 403 if isinstance(exc, NotAllowed) else 409
     return None, 303
 
 

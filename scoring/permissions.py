@@ -200,3 +200,14 @@ def may_see_keys(actor: Actor, game: Game) -> bool:
     if not game.directed and user.pk == game.created_by_id:
         return True
     return is_director(user, game.club_id)
+
+
+def may_see_audit(actor: Actor, game: Game) -> bool:
+    """Whether ``actor`` may read a game's audit trail (who did what, when, why): a club
+    director; for a casual game also its creator and its seats (a seat link, or a signed-in
+    user seated at it). A tournament table's trail is the directors' (its seats see the sheet);
+    the table link alone never reads it."""
+    role = role_of(actor, game)
+    if role.director:
+        return True
+    return not game.directed and (role.creator or role.seat_id is not None)

@@ -285,3 +285,17 @@ def voided_hands(game: Game) -> list[Hand]:
     for hand in hands:
         hand.void = voids.get(hand.pk)  # type: ignore[attr-defined]
     return hands
+
+
+def hand_void_step(game: Game, number: int) -> HandEvent | None:
+    """While hand ``number`` is voided (its last revision), the step that voided it (who,
+    when, why); None when it counts or was never voided."""
+    last = game.hands.filter(number=number).order_by("-revision").first()
+    if last is None or last.state != Hand.State.VOIDED:
+        return None
+    return (
+        HandEvent.objects.filter(hand=last, action=HandEvent.Action.VOID)
+        .select_related("seat", "user")
+        .order_by("-created_at", "-id")
+        .first()
+    )

@@ -14,7 +14,7 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from scoring import selectors
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, HandEvent, Seat
 
 # --- base -------------------------------------------------------------------------------------
 
@@ -155,7 +155,7 @@ class RefusalOut(serializers.Serializer[Any]):
     detail = serializers.CharField()
 
 
-# --- games ------------------------------------------------------------------------------------
+# --- who entered a hand -----------------------------------------------------------------------
 
 
 class SeatOut(OutputSerializer):
@@ -167,6 +167,38 @@ class SeatOut(OutputSerializer):
 
     def get_seat(self, seat: Any) -> int:
         return int(seat.position) + 1
+
+
+def _seat(seat_id: int | None, seat: Seat | None) -> Any:
+    return SeatOut.render(seat) if seat_id is not None and seat is not None else None
+
+
+class HandStatusOut(OutputSerializer):
+    """A hand's standing at the table (issue 12): its current revision, its ``status``
+    (``provisional`` until confirmed as the game's ``confirmation`` requires, ``confirmed``,
+    or ``disputed`` until a director resolves it), who entered that revision (``entered_seat``:
+    the seat that entered it, or null; ``entered_by``: the signed-in user's username, or null;
+    ``entered_via``: ``seat``, ``table``, ``user`` or ``import``), when, and the ``reason``
+    given (a correction's or a director's resolution's; blank when none was given)."""
+
+    number = serializers.IntegerField()
+    revision = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Hand.Status.choices)
+    entered_seat = serializers.SerializerMethodField()
+    entered_by = serializers.SerializerMethodField()
+    entered_via = serializers.ChoiceField(choices=Hand.Via.choices)
+    entered_at = serializers.DateTimeField(source="created_at")
+    reason = serializers.CharField()
+
+    @extend_schema_field(SeatOut(allow_null=True))
+    def get_entered_seat(self, hand: Hand) -> Any:
+        return _seat(hand.entered_seat_id, hand.entered_seat if hand.entered_seat_id else None)
+
+    def get_entered_by(self, hand: Hand) -> str | None:
+        return hand.entered_by.get_username() if hand.entered_by else None
+
+
+# --- games ------------------------------------------------------------------------------------
 
 
 class WarningOut(OutputSerializer):
@@ -202,9 +234,17 @@ class ResultOut(OutputSerializer):
     money = PlayerMoneyField(required=False)
 
 
+class SeatWithKeyOut(SeatOut):
+    """A seat as those who may see the keys see it: with ``seat_key``, its player's private
+    key (``Authorization: Seat <key>``)."""
+
+    seat_key = serializers.CharField(required=False)
+
+
 class GameOut(serializers.Serializer[Any]):
-    """A game with its seats, house rules, state and results. ``table_key`` (the table
-    device's key) is shown only to those who may see it (``scoring.permissions.may_see_keys``:
+    """A game with its seats, house rules, who confirms its hands, state, results and each
+    current hand's status and author. ``table_key`` (the table device's key) and each seat's
+    ``seat_key`` are shown only to those who may see them (``scoring.permissions.may_see_keys``:
     a director, a casual game's creator): render with ``context={"with_key": True}``.
     """
 
@@ -219,16 +259,32 @@ class GameOut(serializers.Serializer[Any]):
     state = serializers.ChoiceField(choices=Game.State.choices)
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    confirmation = serializers.ChoiceField(choices=Game.Confirmation.choices)
+    directed = serializers.BooleanField(
+        help_text="A tournament table: once its round is complete only the club's directors "
+        "change its hands, each time with a reason."
+    )
     results = serializers.SerializerMethodField()
+    hands = serializers.SerializerMethodField()
     table_key = serializers.CharField(required=False)
 
-    @extend_schema_field(SeatOut(many=True))
+    @extend_schema_field(SeatWithKeyOut(many=True))
     def get_players(self, game: Game) -> Any:
-        return SeatOut.render_many(game.seats.order_by("position"))
+        seats = game.seats.order_by("position")
+        if self.context.get("with_key"):
+            return SeatWithKeyOut.render_many(seats)
+        return SeatOut.render_many(seats)
 
     @extend_schema_field(ResultOut)
     def get_results(self, game: Game) -> Any:
         return ResultOut.render(selectors.game_results(game))
+
+    @extend_schema_field(HandStatusOut(many=True))
+    def get_hands(self, game: Game) -> Any:
+        hands = game.hands.filter(state=Hand.State.CURRENT).select_related(
+            "entered_seat", "entered_by"
+        )
+        return HandStatusOut.render_many(hands.order_by("number"))
 
     def to_representation(self, instance: Any) -> Any:
         body = super().to_representation(instance)
@@ -276,21 +332,25 @@ class SettleUpOut(OutputSerializer):
 
 
 class HandOut(OutputSerializer):
-    """One hand revision: its number, revision and state, the hand as entered (``entry``,
-    verbatim) and canonical (``hand``), its scores and warnings, the revision it replaces, who
-    entered it, how and when."""
+    """One hand revision: its number, revision, state and status (``provisional``,
+    ``confirmed``, ``disputed``), the hand as entered (``entry``, verbatim) and canonical
+    (``hand``), its scores and warnings, the revision it replaces, who entered it (the seat,
+    the signed-in user), how, when and why (``reason``: a correction's or a director's)."""
 
     number = serializers.IntegerField()
     revision = serializers.IntegerField()
     state = serializers.ChoiceField(choices=Hand.State.choices)
+    status = serializers.ChoiceField(choices=Hand.Status.choices)
     hand = JsonObjectField(source="record")
     entry = serializers.JSONField()
     scores = serializers.SerializerMethodField()
     warnings = WarningOut(many=True)
     replaces = serializers.SerializerMethodField()
+    entered_seat = serializers.SerializerMethodField()
     entered_by = serializers.SerializerMethodField()
     entered_via = serializers.ChoiceField(choices=Hand.Via.choices)
     entered_at = serializers.DateTimeField(source="created_at")
+    reason = serializers.CharField()
 
     @extend_schema_field(PlayerPointsField)
     def get_scores(self, hand: Hand) -> dict[str, int]:
@@ -299,15 +359,58 @@ class HandOut(OutputSerializer):
     def get_replaces(self, hand: Hand) -> int | None:
         return hand.replaces.revision if hand.replaces_id and hand.replaces else None
 
+    @extend_schema_field(SeatOut(allow_null=True))
+    def get_entered_seat(self, hand: Hand) -> Any:
+        return _seat(hand.entered_seat_id, hand.entered_seat if hand.entered_seat_id else None)
+
     def get_entered_by(self, hand: Hand) -> str | None:
         return hand.entered_by.get_username() if hand.entered_by else None
 
 
+class VoidOut(OutputSerializer):
+    """Who voided a hand (the seat, the signed-in user; both null: the system), when and
+    why."""
+
+    at = serializers.DateTimeField(source="created_at")
+    seat = serializers.SerializerMethodField()
+    user = serializers.SerializerMethodField()
+    reason = serializers.CharField()
+
+    @extend_schema_field(SeatOut(allow_null=True))
+    def get_seat(self, event: HandEvent) -> Any:
+        return _seat(event.seat_id, event.seat if event.seat_id else None)
+
+    def get_user(self, event: HandEvent) -> str | None:
+        return event.user.get_username() if event.user else None
+
+
 class HandHistoryOut(OutputSerializer):
-    """Hand ``number`` with every revision, oldest first."""
+    """Hand ``number`` with every revision, oldest first; ``void``: while the hand is voided
+    (struck through on the sheet, to be restored), who voided it, when and why; else null."""
 
     number = serializers.IntegerField()
     revisions = HandOut(many=True)
+    void = VoidOut(allow_null=True)
+
+
+class AuditStepOut(OutputSerializer):
+    """One step of a game's trail (``scoring.selectors.AuditStep``): when, the hand's number
+    and revision, the ``action`` (``enter``, ``correct``, ``confirm``, ``dispute``,
+    ``resolve``, ``void``, ``restore``), who (the seat's name and club player, the signed-in
+    user's username), how an entry came (``via``), why, and the step's facts (``details``: a
+    resolution's ``resolution``)."""
+
+    at = serializers.DateTimeField()
+    game = serializers.IntegerField(source="game_id")
+    number = serializers.IntegerField()
+    revision = serializers.IntegerField()
+    action = serializers.CharField()
+    seat = serializers.CharField(allow_null=True)
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+    user = serializers.CharField(allow_null=True)
+    via = serializers.CharField(allow_null=True)
+    reason = serializers.CharField()
+    details = JsonObjectField()
 
 
 # --- score sheets -----------------------------------------------------------------------------

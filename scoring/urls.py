@@ -14,6 +14,27 @@ urlpatterns = [
     path("games/<int:game_id>/hands/", api_hands.HandListApi.as_view(), name="hands"),
     path("games/<int:game_id>/hands/<int:number>/", api_hands.HandDetailApi.as_view(), name="hand"),
     path(
+        "games/<int:game_id>/hands/<int:number>/confirm/",
+        api_hands.HandConfirmApi.as_view(),
+        name="hand-confirm",
+    ),
+    path(
+        "games/<int:game_id>/hands/<int:number>/dispute/",
+        api_hands.HandDisputeApi.as_view(),
+        name="hand-dispute",
+    ),
+    path(
+        "games/<int:game_id>/hands/<int:number>/resolve/",
+        api_hands.HandResolveApi.as_view(),
+        name="hand-resolve",
+    ),
+    path(
+        "games/<int:game_id>/hands/<int:number>/restore/",
+        api_hands.HandRestoreApi.as_view(),
+        name="hand-restore",
+    ),
+    path("games/<int:game_id>/audit/", api_hands.GameAuditApi.as_view(), name="game-audit"),
+    path(
         "games/<int:game_id>/scoresheet/",
         api_scoresheets.ScoresheetExportApi.as_view(),
         name="scoresheet",

@@ -1,6 +1,8 @@
+from typing import Any
+
 from django.contrib import admin
 
-from tournaments.models import Club, Membership, Player
+from tournaments.models import AuditEntry, Club, Membership, Player
 
 
 class MembershipInline(admin.TabularInline):
@@ -21,3 +23,21 @@ class PlayerAdmin(admin.ModelAdmin):
     list_display = ("name", "club", "user")
     list_filter = ("club",)
     search_fields = ("name",)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """A tournament's trail: written by the services only, never added, changed or deleted
+    here (as the games' hands and their trail: ``scoring.admin``)."""
+
+    list_display = ("tournament", "action", "round_number", "table_number", "user", "created_at")
+    list_filter = ("action",)
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False

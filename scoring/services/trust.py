@@ -42,7 +42,7 @@ from scoring.services.common import (
     _save_state,
     _sequence_state,
 )
-from scoring.services.hands import _correct, _current, _previous_sequence, _void
+from scoring.services.hands import _correct, _current, _previous_sequence, _replayed, _void
 from scoring.services.seam import _announce
 from tonkrules import RuleError, find_game
 
@@ -172,6 +172,7 @@ def hand_resolve(
         ReasonRequired: no reason.
         ValueError: ``action`` is not one of :data:`RESOLUTIONS`.
         HandNotFound, StaleRevision, SheetError, VoidRefused: as the correction or void says.
+        IdempotencyKeyReused: ``idempotency_key`` was used for a different write.
     """
     if action not in RESOLUTIONS:
         raise ValueError(f"action must be one of {RESOLUTIONS}")
@@ -180,6 +181,10 @@ def hand_resolve(
     if not why:
         raise ReasonRequired()
     role = check(Act.RESOLVE, actor=by, game=game, reason=why)
+    if action == "correct":  # a retried correction returns the revision it wrote
+        existing = _replayed(game.replay_id, entry, number=number)
+        if existing is not None:
+            return existing
     if action == "void":
         hand = _void(game, number, by, role, why, origin)
     else:

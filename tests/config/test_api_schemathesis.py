@@ -1,7 +1,8 @@
 """Schemathesis over the whole API schema: every operation of ``/api/schema/`` is called with
 generated requests (fitting the schema and not), in-process against the Django WSGI app,
-signed in by token as a club director with data to act on (a Tonk game with hands, a Bluke
-game, a tournament with a published round). A fixed seed (``derandomize``) and a bounded
+signed in by token as a club director with data to act on (a Tonk game that needs
+confirmation, with provisional, disputed and voided hands; a Bluke game; a tournament with a
+published round). A fixed seed (``derandomize``) and a bounded
 number of examples per operation keep it deterministic and short.
 
 Every answer must be documented: no server error, a status code the operation lists, the
@@ -80,9 +81,15 @@ def world(db: None) -> Iterator[dict[str, Any]]:
             currency="USD",
             club=club,
             created_by=user,
+            confirmation="one_other",
         )
-        for _ in range(3):
-            scoring.hand_record(game=tonk, entry=TONK_KNOCK_HAND, by=Actor(user=user))
+        # Hands to confirm, dispute, resolve and restore: two entered from Ana's seat
+        # (provisional), one by the director (confirmed), then voided (to be restored).
+        ana_seat = Actor(seat_id=tonk.seats.get(position=0).pk)
+        for actor in (ana_seat, ana_seat, Actor(user=user)):
+            scoring.hand_record(game=tonk, entry=TONK_KNOCK_HAND, by=actor)
+        scoring.hand_dispute(game=tonk, number=2, by=ana_seat, reason="Ben held KD")
+        scoring.hand_void(game=tonk, number=3, by=Actor(user=user), reason="entered twice")
         bluke, _ = scoring.game_start(
             kind="bluke", players=["Ana", "Ben", "Cy"], club=club, created_by=user
         )

@@ -26,8 +26,13 @@ def test_schema_validates_and_lists_the_endpoints() -> None:
         "/api/v1/games/{game_id}/scoresheet/",
         "/api/v1/games/{game_id}/scoresheet.csv",
         "/api/v1/scoresheets/",
+        "/api/v1/games/{game_id}/hands/{number}/confirm/",
+        "/api/v1/games/{game_id}/hands/{number}/dispute/",
+        "/api/v1/games/{game_id}/hands/{number}/resolve/",
+        "/api/v1/games/{game_id}/hands/{number}/restore/",
+        "/api/v1/games/{game_id}/audit/",
     }
-    assert "tableKey" in schema["components"]["securitySchemes"]
+    assert {"tableKey", "seatKey"} <= set(schema["components"]["securitySchemes"])
 
 
 # --- one source for each shape (issue 11) -------------------------------------------------------
@@ -54,7 +59,7 @@ def test_every_operation_documents_its_error_answers() -> None:
         for method, op in item.items()
         if method in METHODS
     ]
-    assert len(operations) == 27
+    assert len(operations) == 32
     for path, method, op in operations:
         codes = set(op["responses"])
         assert {"401", "403", "404"} <= codes, (method, path)
@@ -85,7 +90,16 @@ def test_the_games_list_is_documented_as_the_paginator_pages_it() -> None:
 
 def test_inputs_the_server_refuses_are_forbidden_by_the_schema() -> None:
     components = schema_json()["components"]["schemas"]
-    for strict in ("GameStart", "SeatInput", "TournamentIn", "RegistrationIn", "SubstituteIn"):
+    for strict in (
+        "GameStart",
+        "SeatInput",
+        "TournamentIn",
+        "RegistrationIn",
+        "SubstituteIn",
+        "DisputeIn",
+        "ResolutionIn",
+        "RestoreIn",
+    ):
         assert components[strict]["additionalProperties"] is False, strict
     hand = components["Correction"]["properties"]["hand"]
     assert hand["type"] == "object"
