@@ -33,6 +33,4 @@ urlpatterns = [
     path("t/<str:key>/hands/<int:number>/dispute/", pages_trust.hand_dispute, name="hand-dispute"),
     path("t/<str:key>/hands/<int:number>/resolve/", pages_trust.hand_resolve, name="hand-resolve"),
     path("t/<str:key>/hands/<int:number>/restore/", pages_trust.hand_restore, name="hand-restore"),
-    # The hand page by the name the director's dashboard links a disputed hand with.
-    path("t/<str:key>/hands/<int:number>/", pages.hand_edit, name="hand"),
 ]

@@ -259,6 +259,10 @@ def _tonk_form(by: int, **extra: object) -> dict[str, str]:
     return data
 
 
+def _key() -> str:
+    return uuid.uuid4().hex
+
+
 def _page(
     name: str, data: Callable[[], dict[str, str]] | None = None, **kw: int
 ) -> Callable[..., Any]:
@@ -275,6 +279,21 @@ PAGES = [
     Write("hand_edit", _page("hand-edit", lambda: _tonk_form(1, revision=1), number=1)),
     Write("hand_void", _page("hand-void", number=1)),
     Write("finish_page", _page("finish")),
+    Write("confirm_page", _page("hand-confirm", number=1)),
+    Write(
+        "dispute_page",
+        _page("hand-dispute", lambda: {"reason": REASON, "idempotency_key": _key()}, number=1),
+    ),
+    Write(
+        "resolve_page",
+        _page(
+            "hand-resolve",
+            lambda: {"action": "confirm", "reason": REASON, "idempotency_key": _key()},
+            number=1,
+        ),
+    ),
+    Write("restore_page", _page("hand-restore", lambda: {"reason": REASON}, number=2)),
+    Write("rotate_page", _page("links-rotate")),
 ]
 
 
@@ -291,10 +310,16 @@ SEAT_ACTS = {"record", "correct", "void", "restore", "confirm", "dispute"} | {
     "hand_new",
     "hand_edit",
     "hand_void",
+    "confirm_page",
+    "dispute_page",
+    "restore_page",
 }
+#: Acts that need a seat of the table (or a director), whoever else holds the table link.
+SEATED_ACTS = {"confirm", "dispute", "confirm_page", "dispute_page"}
+RESOLVE = {"resolve", "resolve_page"}
 NEW_HAND = {"record", "hand_new"}
 #: Writes that carry no reason: a director cannot change a complete round's hands by them.
-NO_REASON = {"confirm", "hand_edit", "hand_void"}
+NO_REASON = {"confirm", "hand_edit", "hand_void", "confirm_page"}
 
 
 def expected(page: bool, write: str, caller: str, *, directed: bool, complete: bool) -> str:
@@ -310,8 +335,16 @@ def expected(page: bool, write: str, caller: str, *, directed: bool, complete: b
         return OK if caller == SEAT and write in SEAT_ACTS and not complete else NO
     # A casual game: the table link is its key (whoever holds it may change it), and in the
     # API its seats, its creator and the club's directors; confirming and disputing need a
-    # seat; resolving is a director's.
-    if page or caller == DIRECTOR:
+    # seat; resolving is a director's; new links its creator's or a director's.
+    if caller == DIRECTOR:
+        return OK
+    if write == "rotate_page":
+        return OK if caller == CREATOR else NO
+    if page:
+        if write in RESOLVE:
+            return NO
+        if write in SEATED_ACTS:
+            return OK if caller == SEAT else NO
         return OK
     if caller == SEAT:
         return NO if write == "resolve" else OK
@@ -406,6 +439,11 @@ PAGE_ROUTES = {
     "hand-edit": {"hand_edit"},
     "hand-void": {"hand_void"},
     "finish": {"finish_page"},
+    "hand-confirm": {"confirm_page"},
+    "hand-dispute": {"dispute_page"},
+    "hand-resolve": {"resolve_page"},
+    "hand-restore": {"restore_page"},
+    "links-rotate": {"rotate_page"},
 }
 PAGE_READS = {
     "games",
@@ -417,6 +455,10 @@ PAGE_READS = {
     "scoresheet-json",
     "scoresheet-csv",
     "qr",
+    # A seat's link and the seat chooser change the device's session, not the game.
+    "seat",
+    "seat-choose",
+    "audit",
 }
 
 
