@@ -21,6 +21,11 @@ def new_table_key() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_seat_key() -> str:
+    """A private, unguessable key for one seat's link (``secrets.token_urlsafe``)."""
+    return secrets.token_urlsafe(24)
+
+
 class Game(models.Model):
     """One sitting of one game by a fixed set of seated players, at one table."""
 
@@ -28,6 +33,16 @@ class Game(models.Model):
         WAITING = "waiting", _("Waiting")  # seated; hands are taken once it opens
         IN_PLAY = "in_play", _("In play")
         FINISHED = "finished", _("Finished")
+
+    class Confirmation(models.TextChoices):
+        """Who must agree with a hand before it counts (issue 12): nobody else (a casual
+        game's default), one other seat of the table (a tournament's default), every other
+        seat, or a club director."""
+
+        NONE = "none", _("Nobody: a hand counts once entered")
+        ONE_OTHER = "one_other", _("One other player at the table")
+        ALL = "all", _("Every other player at the table")
+        DIRECTOR = "director", _("A club director")
 
     #: The game's name; the games are the registry's (``scoring.games``).
     kind = models.CharField(_("game"), max_length=16, choices=game_choices)
@@ -62,6 +77,21 @@ class Game(models.Model):
     table_key = models.CharField(
         _("table key"), max_length=64, unique=True, default=new_table_key, editable=False
     )
+    confirmation = models.CharField(
+        _("confirmation"),
+        max_length=16,
+        choices=Confirmation.choices,
+        default=Confirmation.NONE,
+        help_text=_("Who must confirm a hand before it counts."),
+    )
+    directed = models.BooleanField(
+        _("run by a director"),
+        default=False,
+        help_text=_(
+            "A tournament table: once its round is complete only the club's directors may "
+            "change its hands, each time with a reason."
+        ),
+    )
     idempotency_key = models.CharField(max_length=255, blank=True, default="", editable=False)
     request_fingerprint = models.CharField(
         max_length=64, blank=True, default="", editable=False
@@ -74,6 +104,9 @@ class Game(models.Model):
     # count and last round or hand of the schedule. Rebuilt from the hands in the tests.
     seating = models.JSONField(default=list, blank=True, editable=False)
     last_number = models.PositiveIntegerField(default=0, editable=False)
+    # Bumped by every change to the game's hands or their status: a phone's copy of the sheet
+    # is up to date while it holds this version (the table page's ETag).
+    version = models.PositiveIntegerField(default=0, editable=False)
     current_hands = models.PositiveIntegerField(default=0, editable=False)
     last_sequence = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     # A game of a fixed part of a schedule (a tournament table): its first round or hand, how
@@ -127,6 +160,9 @@ class Seat(models.Model):
         related_name="seats",
         verbose_name=_("player"),
     )
+    seat_key = models.CharField(
+        _("seat key"), max_length=64, unique=True, default=new_seat_key, editable=False
+    )
 
     class Meta:
         ordering = ("game", "position")
@@ -146,8 +182,13 @@ class Hand(models.Model):
 
     ``number`` is the hand's place in the game (1, 2, ...). A correction writes a new revision
     of the same number that ``replaces`` the one before, which becomes superseded; a void marks
-    the current revision voided. Exactly one revision of a number is current at a time. A later
-    state (provisional until confirmed) can be added to ``State`` without changing the rest.
+    the current revision voided (and a restore makes it current again). Exactly one revision of
+    a number is current at a time.
+
+    ``status`` is the table's agreement on the revision: *provisional* until confirmed as the
+    game's ``confirmation`` requires, *confirmed*, or *disputed* until a director resolves it.
+    Who entered it is ``entered_seat`` (a seat link, or the table link with a seat chosen)
+    and/or ``entered_by`` (a signed-in user).
     """
 
     class State(models.TextChoices):
@@ -159,6 +200,12 @@ class Hand(models.Model):
         USER = "user", _("Signed-in user")
         TABLE = "table", _("Table link")
         IMPORT = "import", _("Score sheet import")
+        SEAT = "seat", _("Seat")
+
+    class Status(models.TextChoices):
+        PROVISIONAL = "provisional", _("Provisional")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField(_("number"))
@@ -198,6 +245,18 @@ class Hand(models.Model):
         verbose_name=_("entered by"),
     )
     entered_via = models.CharField(_("entered via"), max_length=16, choices=Via.choices)
+    entered_seat = models.ForeignKey(
+        Seat,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="hands_entered",
+        verbose_name=_("entered at seat"),
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.CONFIRMED
+    )
+    reason = models.CharField(_("reason"), max_length=500, blank=True, default="")
     created_at = models.DateTimeField(_("entered at"), auto_now_add=True)
     voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
 
@@ -238,6 +297,47 @@ class Hand(models.Model):
         """The canonical hand object of the score-sheet format."""
         record: dict[str, object] = json.loads(self.record_text)
         return record
+
+
+class HandEvent(models.Model):
+    """One step of a hand's trail that is not a revision of its own (a revision records its
+    entry or correction itself): a confirmation, a dispute, a director's resolution, a void or
+    a restore; who took it (a seat and/or a signed-in user), when, and why."""
+
+    class Action(models.TextChoices):
+        CONFIRM = "confirm", _("Confirmed")
+        DISPUTE = "dispute", _("Disputed")
+        RESOLVE = "resolve", _("Resolved")
+        VOID = "void", _("Voided")
+        RESTORE = "restore", _("Restored")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hand_events")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="events")
+    number = models.PositiveIntegerField(_("number"))
+    action = models.CharField(_("action"), max_length=16, choices=Action.choices)
+    seat = models.ForeignKey(
+        Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    reason = models.CharField(_("reason"), max_length=500, blank=True, default="")
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ("game", "created_at", "id")
+        verbose_name = _("hand event")
+        verbose_name_plural = _("hand events")
+        indexes = (models.Index(fields=("game", "number")),)
+
+    def __str__(self) -> str:
+        return f"{self.game} hand {self.number}: {self.action}"
 
 
 class ScoreLine(models.Model):

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.games import GameAdapter, adapter_for
 from scoring.games import choices as game_choices
+from scoring.models import Game
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -132,6 +133,15 @@ class Tournament(models.Model):
     )
     basis = models.CharField(
         _("standings basis"), max_length=16, choices=Basis.choices, default=Basis.TOTAL
+    )
+    confirmation = models.CharField(
+        _("confirmation"),
+        max_length=16,
+        choices=Game.Confirmation.choices,
+        default=Game.Confirmation.ONE_OTHER,
+        help_text=_(
+            "Who must confirm a table's hand before it counts in the standings and the seating."
+        ),
     )
     seed = models.PositiveIntegerField(_("seating seed"), default=0)
     plan = models.JSONField(
@@ -361,3 +371,48 @@ class SeatResult(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round_number} game {self.game_id} seat {self.seat_id}"
+
+
+class AuditEntry(models.Model):
+    """One change a tournament's director or the service made to its rounds or registrations
+    (publish, close, regenerate, substitute, registration changes, standings-affecting
+    settings): who, when, what and why. Changes to a table's hands are the game's own trail
+    (``scoring.Hand`` revisions and ``scoring.HandEvent``); the tournament's audit shows both.
+    """
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("Created the tournament")
+        REGISTER = "register", _("Registered a player")
+        WITHDRAW = "withdraw", _("Withdrew a player")
+        SEAT = "seat", _("Seated a round")
+        REGENERATE = "regenerate", _("Seated a round again")
+        PUBLISH = "publish", _("Published a round")
+        CALL_TIME = "call_time", _("Called time")
+        CLOSE = "close", _("Closed a round")
+        COMPLETE = "complete", _("Round complete")
+        SUBSTITUTE = "substitute", _("Put in a substitute")
+        ROTATE = "rotate", _("Changed a table's links")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
+    action = models.CharField(_("action"), max_length=16, choices=Action.choices)
+    round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    table_number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    reason = models.CharField(_("reason"), max_length=500, blank=True, default="")
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ("tournament", "created_at", "id")
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.action}"
