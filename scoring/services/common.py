@@ -134,6 +134,8 @@ def _write_hand(
         "idempotency_key": idempotency_key,
         "entered_by_id": getattr(_user(entered_by), "pk", None),
         "entered_via": via,
+        "status": Hand.Status.CONFIRMED,  # the model's default: the raw insert below names
+        "reason": "",  # every column (Foundation's new columns have no database default)
         "created_at": timezone.now(),
         "voided_at": None,
     }
