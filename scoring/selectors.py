@@ -11,9 +11,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 
-from scoring.models import Game, Hand, ScoreLine
+from scoring.models import Game, Hand, HandEvent, ScoreLine
 from tonkrules import find_game
 from tonkrules.settle import fewest_payments
 from tonkrules.sheet import FORMAT, RESULT_FORMAT, money
@@ -188,3 +188,51 @@ def settle_up(game: Game) -> dict[str, Any]:
 def hand_history(game: Game, number: int) -> list[Hand]:
     """Every revision of hand ``number``, oldest first (who entered it, when, what)."""
     return list(game.hands.filter(number=number).order_by("revision").select_related("entered_by"))
+
+
+def table_version(game_id: int) -> str | None:
+    """What the table page's live region (the "Next" facts and the score sheet) shows, as one
+    cheap string, or None for no such game: the game's ``version`` (bumped by every write to
+    it), its state, hand counts and its latest hand revision and hand event. The latter four
+    cover writes that do not bump ``version`` (yet): a new hand or revision adds a row, a void
+    changes the count, a confirmation, dispute or restore adds an event. The table page's ETag
+    (``scoring.pages.live``): a poll while it is unchanged is a 304."""
+    latest_hand = Hand.objects.filter(game=OuterRef("pk")).order_by("-id").values("id")[:1]
+    latest_event = HandEvent.objects.filter(game=OuterRef("pk")).order_by("-id").values("id")[:1]
+    row = (
+        Game.objects.filter(pk=game_id)
+        .annotate(hand_id=Subquery(latest_hand), event_id=Subquery(latest_event))
+        .values_list(
+            "version", "state", "last_number", "current_hands", "hand_id", "event_id"
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    return "table-{}-{}".format(game_id, "-".join(str(v or 0) for v in row))
+
+
+def tournament_table_facts(game: Game) -> dict[str, Any] | None:
+    """Where a tournament's table plays, or None for a casual game: ``{"tournament"
+    (the event's name), "tournament_id", "round" (its number), "table" (the table's number),
+    "deadline" (an aware datetime or None), "time_zone"}``.
+
+    Read through the reverse relation ``Game.tournament_table`` by its name, so that this app
+    imports nothing of ``tournaments`` (the layers of the import contracts)."""
+    prefix = "tournament_table__"
+    fields = {
+        "tournament": "round__tournament__name",
+        "tournament_id": "round__tournament_id",
+        "round": "round__number",
+        "table": "number",
+        "deadline": "round__deadline",
+        "time_zone": "round__tournament__time_zone",
+    }
+    row = (
+        Game.objects.filter(pk=game.pk, tournament_table__isnull=False)
+        .values(*(prefix + f for f in fields.values()))
+        .first()
+    )
+    if row is None:
+        return None
+    return {key: row[prefix + f] for key, f in fields.items()}
