@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import io
 from typing import Any, cast
-from zoneinfo import ZoneInfo
 
 import segno
 from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -187,7 +185,7 @@ def _context(
         "link": link,
         "qr": segno.make(link, error="m").svg_inline(scale=4, omitsize=True, title=_("Table link")),
         "settle": selectors.settle_up(game) if adapter.has_stakes and hands else None,
-        "tournament": _tournament_facts(game),
+        "tournament": selectors.tournament_table_facts(game),
         "version": _version(game.pk),
         "poll": POLL_SECONDS,
         "entry_data": {
@@ -197,15 +195,6 @@ def _context(
         },
         "robots": ROBOTS,
     }
-
-
-def _tournament_facts(game: Game) -> dict[str, Any] | None:
-    """A tournament table's event, round, table number and deadline (in the tournament's time
-    zone), or None for a casual game."""
-    facts = selectors.tournament_table_facts(game)
-    if facts is not None and facts["deadline"] is not None:
-        facts["deadline"] = timezone.localtime(facts["deadline"], ZoneInfo(facts["time_zone"]))
-    return facts
 
 
 def _render_main(

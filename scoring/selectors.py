@@ -29,6 +29,16 @@ def games_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
     return Game.objects.filter(club_games | Q(created_by=user)).distinct()
 
 
+def games_split(games: QuerySet[Game]) -> tuple[QuerySet[Game], QuerySet[Game]]:
+    """``games`` as (tournament tables, casual games): a tournament's table is a game with a
+    ``tournament_table`` (the reverse relation, read by its name: this app imports nothing of
+    ``tournaments``); the tables come with their round and tournament."""
+    tables = games.filter(tournament_table__isnull=False).select_related(
+        "tournament_table__round__tournament"
+    )
+    return tables, games.filter(tournament_table__isnull=True)
+
+
 def current_hands(game: Game) -> list[Hand]:
     """The game's current hands in order, each with its score lines (and their seats)."""
     lines = ScoreLine.objects.select_related("seat").order_by("seat__position")
