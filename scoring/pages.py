@@ -10,7 +10,7 @@ Every phone at the table keeps its sheet up to date by polling :func:`live` (the
 and the sheet, never the form): an ETag from the game's version answers 304 while nothing
 changed.
 
-It stays one module (about 590 lines): every view serves the one audience of a table link and
+It stays one module (about 570 lines): every view serves the one audience of a table link and
 shares its lookup and page context (``_game``, ``_context``, ``_render_main``).
 """
 

@@ -212,9 +212,7 @@ def table_version(game_id: int) -> str | None:
     row = (
         Game.objects.filter(pk=game_id)
         .annotate(hand_id=Subquery(latest_hand), event_id=Subquery(latest_event))
-        .values_list(
-            "version", "state", "last_number", "current_hands", "hand_id", "event_id"
-        )
+        .values_list("version", "state", "last_number", "current_hands", "hand_id", "event_id")
         .first()
     )
     if row is None:

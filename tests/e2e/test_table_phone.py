@@ -66,7 +66,12 @@ def in_viewport(page: Page, selector: str) -> bool:
 
 # One hand of each game already entered, and the page left with a card grid open.
 HANDS: dict[str, dict[str, Any]] = {
-    "tonk": {"dealer": "Ana", "end": "knock", "by": "Ana", "held": {"Ana": "2S", "Ben": "KH", "Cyd": "QC"}},
+    "tonk": {
+        "dealer": "Ana",
+        "end": "knock",
+        "by": "Ana",
+        "held": {"Ana": "2S", "Ben": "KH", "Cyd": "QC"},
+    },
     "rook": {
         "round": 1,
         "dealer": "Ana",
@@ -240,3 +245,39 @@ def test_a_hand_entered_on_one_phone_shows_on_another_within_5_s_keeping_its_typ
     expect(phone_a.get_by_label("Knock (drop)")).to_be_checked()
     phone_a.keyboard.type("H")  # the caret is where it was
     expect(phone_a.locator("#id_held_1")).to_have_value("KH QH")
+
+
+def test_a_table_waiting_for_its_round_shows_the_form_once_the_round_opens(
+    live_server: Any, page: Page
+) -> None:
+    game = start("tonk", ["Ana", "Ben", "Cyd"])
+    Game.objects.filter(pk=game.pk).update(state=Game.State.WAITING)
+    page.goto(table_url(live_server, game))
+    expect(page.locator("#live-next")).to_contain_text("not open yet")
+    expect(page.locator("#entry")).to_have_count(0)
+
+    services.game_open(game=Game.objects.get(pk=game.pk))
+
+    expect(page.locator("#entry")).to_be_visible(timeout=5000)
+    expect(page.locator("#next-h + dl")).to_contain_text("Ana")
+    page.get_by_label("Tonk out").check()
+    page.locator("#id_by").select_option(label="Ben")
+    page.locator("#submit-hand").click()
+    expect(page.locator("[role=status]")).to_contain_text("Hand 1 recorded")
+
+
+def test_a_hand_voided_on_one_phone_leaves_the_other_phones_sheet_within_5_s(
+    live_server: Any, new_page: Callable[[], Page]
+) -> None:
+    game = start("tonk", ["Ana", "Ben"])
+    services.hand_record(
+        game=game, entry={"dealer": "Ana", "end": "tonk_out", "by": "Ben", "held": {}}
+    )
+    phone = new_page()
+    phone.goto(table_url(live_server, game))
+    expect(phone.locator("#hand-1")).to_be_visible()
+
+    services.hand_void(game=Game.objects.get(pk=game.pk), number=1)
+
+    expect(phone.locator("#hand-1")).to_have_count(0, timeout=5000)
+    expect(phone.locator("#live-sheet")).to_contain_text("No hands yet.")

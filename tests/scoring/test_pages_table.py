@@ -190,7 +190,10 @@ def next_facts(doc: Node) -> dict[str, str]:
 
 
 def grid_cards(doc: Node) -> list[str]:
-    return [b.attrs["data-card"] for b in doc.find("div", id="cardgrid").find_all("button", class_="cardtap")]
+    return [
+        b.attrs["data-card"]
+        for b in doc.find("div", id="cardgrid").find_all("button", class_="cardtap")
+    ]
 
 
 def unlabelled_controls(doc: Node) -> list[str]:
