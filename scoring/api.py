@@ -37,10 +37,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
-from scoring.api_auth import TableKeyAuthentication, is_table
-from scoring.errors import HandNotFound, ScoringConflict
-from scoring.messages import error_body
-from scoring.models import Game, Hand
+from scoring.api_auth import SeatKeyAuthentication, TableKeyAuthentication, actor_of, is_table
+from scoring.errors import HandNotFound, NotAllowed, ScoringConflict
+from scoring.messages import error_body, error_message
+from scoring.models import Game
+from scoring.permissions import Actor
 from scoring.serializers import ConflictOut, ErrorOut, RefusalOut
 from tonkrules.errors import FormatError
 from tonkrules.sheet import SheetError
@@ -118,6 +119,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         if isinstance(exc, exceptions.ValidationError):
             body["fields"] = exc.detail
         return Response({"error": body}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, NotAllowed):  # the caller may see the game, not change it
+        return Response({"detail": error_message(exc)}, status=status.HTTP_403_FORBIDDEN)
     if isinstance(exc, HandNotFound):
         return Response(
             {"conflict": error_body(exc, exc.to_dict())}, status=status.HTTP_404_NOT_FOUND
@@ -148,10 +151,16 @@ class SignedIn(BasePermission):
 
 
 class GameApiView(APIView):
-    """Base of the game endpoints: users by session or token, table devices by table key."""
+    """Base of the game endpoints: users by session or token, table devices by table key,
+    players' phones by seat key."""
 
     # Token first: an unauthenticated request gets 401 with a WWW-Authenticate challenge.
-    authentication_classes = (TokenAuthentication, TableKeyAuthentication, SessionAuthentication)
+    authentication_classes = (
+        TokenAuthentication,
+        TableKeyAuthentication,
+        SeatKeyAuthentication,
+        SessionAuthentication,
+    )
     permission_classes: Sequence[type[BasePermission]] = (SignedInOrTableKey,)
     parser_classes = (StrictJSONParser,)
 
@@ -169,8 +178,9 @@ class GameApiView(APIView):
             raise exceptions.PermissionDenied(_("You are not a member of that club."))
         return club
 
-    def via(self) -> str:
-        return Hand.Via.TABLE if is_table(self.request) else Hand.Via.USER
+    def actor(self) -> Actor:
+        """Who is making the change (a seat, a table device, a signed-in user)."""
+        return actor_of(self.request)
 
     def idempotency_key(self, *, required: bool) -> str:
         key = self.request.headers.get(IDEMPOTENCY_HEADER, "").strip()

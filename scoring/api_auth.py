@@ -1,6 +1,8 @@
 """How a caller reaches a game through the API: a signed-in user (session or token) sees the
 games of their clubs and the games they created; a table device holds the game's private table
-key (``Authorization: Table <key>``) and reaches that one game only."""
+key (``Authorization: Table <key>``) and a player's phone their seat's private key
+(``Authorization: Seat <key>``): each reaches that one game only. What each may change there is
+:mod:`scoring.permissions`'."""
 
 from __future__ import annotations
 
@@ -12,15 +14,18 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from scoring.models import Game
+from scoring.models import Game, Seat
+from scoring.permissions import Actor
 from scoring.selectors import games_visible_to
 
 
 @dataclass(frozen=True)
 class TableAccess:
-    """The credentials of a table device: the one game its key opens."""
+    """The credentials of a table device (or a seat's phone): the one game its key opens, and
+    the seat a seat key stands for."""
 
     game_id: int
+    seat_id: int | None = None
 
 
 class TableKeyAuthentication(authentication.BaseAuthentication):
@@ -47,9 +52,40 @@ class TableKeyAuthentication(authentication.BaseAuthentication):
         return self.keyword
 
 
+class SeatKeyAuthentication(authentication.BaseAuthentication):
+    """``Authorization: Seat <key>``: one seat's private key (its player's phone)."""
+
+    keyword = "Seat"
+
+    def authenticate(self, request: Request) -> tuple[AnonymousUser, TableAccess] | None:
+        parts = authentication.get_authorization_header(request).split()
+        if not parts or parts[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed(_("Give the seat key after 'Seat'."))
+        seat = (
+            Seat.objects.filter(seat_key=parts[1].decode(errors="replace"))
+            .values_list("game_id", "pk")
+            .first()
+        )
+        if seat is None:
+            raise exceptions.AuthenticationFailed(_("No seat has this key."))
+        return AnonymousUser(), TableAccess(seat[0], seat_id=seat[1])
+
+    def authenticate_header(self, request: Request) -> str:
+        return self.keyword
+
+
 def is_table(request: Request) -> bool:
-    """Whether the caller is a table device (a table key, no user)."""
+    """Whether the caller is a table device or a seat's phone (a key, no user)."""
     return isinstance(request.auth, TableAccess)
+
+
+def actor_of(request: Request) -> Actor:
+    """Who makes a change through the API (:class:`scoring.permissions.Actor`)."""
+    if isinstance(request.auth, TableAccess):
+        return Actor(seat_id=request.auth.seat_id, table=request.auth.seat_id is None)
+    return Actor(user=request.user)
 
 
 def game_for(request: Request, game_id: int, *, load: bool = True) -> Game:

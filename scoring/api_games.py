@@ -31,6 +31,7 @@ from scoring.api import (
 from scoring.api_auth import TableAccess, game_for, is_table
 from scoring.errors import NotForStakes
 from scoring.models import Game, Seat
+from scoring.permissions import may_see_keys
 from scoring.serializers import GameNameField, GameOut, GameSummaryOut, SettleUpOut
 
 if TYPE_CHECKING:
@@ -196,7 +197,7 @@ class GameDetailApi(GameApiView):
     @extend_schema(responses={200: GameOut, **errors(*READ_ERRORS)})
     def get(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
-        return Response(GameOut(game, context={"with_key": not is_table(request)}).data)
+        return Response(GameOut(game, context={"with_key": may_see_keys(self.actor(), game)}).data)
 
 
 class GameFinishApi(GameApiView):
@@ -204,8 +205,8 @@ class GameFinishApi(GameApiView):
 
     @extend_schema(request=None, responses={200: GameOut, **errors(*READ_ERRORS, 409)})
     def post(self, request: Request, game_id: int) -> Response:
-        game = services.game_finish(game=game_for(request, game_id))
-        return Response(GameOut(game, context={"with_key": not is_table(request)}).data)
+        game = services.game_finish(game=game_for(request, game_id), by=self.actor())
+        return Response(GameOut(game, context={"with_key": may_see_keys(self.actor(), game)}).data)
 
 
 class SettleUpApi(GameApiView):

@@ -63,8 +63,7 @@ class HandListApi(GameApiView):
         hand, created = services.hand_record(
             game=game,
             entry=request.data,
-            entered_by=request.user,
-            via=self.via(),
+            by=self.actor(),
             idempotency_key=self.idempotency_key(required=True),
         )
         return created_response(
@@ -102,13 +101,14 @@ class HandDetailApi(GameApiView):
             number=number,
             revision=data.validated_data["revision"],
             entry=data.validated_data["hand"],
-            entered_by=request.user,
-            via=self.via(),
+            by=self.actor(),
             idempotency_key=self.idempotency_key(required=False),
         )
         return Response(HandOut.render(hand))
 
     @extend_schema(responses={200: HandOut, **errors(*READ_ERRORS, 409, e404=NOT_FOUND_OR_NO_HAND)})
     def delete(self, request: Request, game_id: int, number: int) -> Response:
-        hand = services.hand_void(game=game_for(request, game_id, load=False), number=number)
+        hand = services.hand_void(
+            game=game_for(request, game_id, load=False), number=number, by=self.actor()
+        )
         return Response(HandOut.render(hand))

@@ -35,6 +35,7 @@ SCORING_RULE_MESSAGES: dict[str, Template] = {
     "name_control": _("a player's name cannot hold control characters"),
     "duplicate_player": _("one club player cannot sit in two seats"),
     "club": _("a seated club player must be a player of the game's club"),
+    "bad_value.confirmation": _("confirmation is one of %(choices)s"),
 }
 declare(SCORING_RULE_MESSAGES, into=RULE_MESSAGES)
 
@@ -58,6 +59,27 @@ CONFLICT_MESSAGES: dict[str, Template] = {
     "idempotency_key_reused": _("this idempotency key was used for a different write"),
     "idempotency_key_reused.game": _("this idempotency key was used for a different game"),
     "not_tonk": _("%(title)s is not played for stakes: there is nothing to settle up"),
+    "reason_required": _("a reason is needed for this change"),
+    "reason_required.closed": _(
+        "the round is complete: a change to its hands needs a reason, for the record"
+    ),
+    "reason_too_long": _("a reason has at most %(max)s characters"),
+    "hand_disputed": _("hand %(number)s is disputed: a club director resolves it"),
+    "restore_refused": _(
+        "hand %(number)s cannot be restored: it no longer follows the hands that count now"
+    ),
+    "not_voided": _("hand %(number)s is not voided"),
+    "not_allowed": _("you may not change this game"),
+    "not_allowed.seat": _(
+        "only the players seated at this table (each with their seat link) or a club director "
+        "may do this"
+    ),
+    "not_allowed.round_complete": _(
+        "the round is complete: only a club director may change its hands now"
+    ),
+    "not_allowed.director": _("only a club director may do this"),
+    "not_allowed.own_hand": _("you entered this hand: another player at the table confirms it"),
+    "not_allowed.director_confirms": _("in this game a club director confirms each hand"),
 }
 
 
@@ -150,3 +172,37 @@ class NotForStakes(ScoringConflict):
     stays ``not_tonk``, as the API has always answered it."""
 
     code = "not_tonk"
+
+
+class ReasonRequired(ScoringConflict):
+    """A change that must say why (a director's resolution, any change once a tournament
+    round is complete) was made without a reason, or with one too long to keep."""
+
+    code = "reason_required"
+
+
+class HandDisputed(ScoringConflict):
+    """A confirmation of a disputed hand: a director resolves it first."""
+
+    code = "hand_disputed"
+
+
+class RestoreRefused(ScoringConflict):
+    """A voided hand that cannot count again: hands of the sequence were entered after it, or
+    the game already holds every hand it takes."""
+
+    code = "restore_refused"
+
+
+class NotVoided(ScoringConflict):
+    """A restore of a hand that is not voided."""
+
+    code = "not_voided"
+
+
+class NotAllowed(ScoringConflict):
+    """The caller may see the game but not make this change (issue 12's permissions); the API
+    answers 403. Keys: ``not_allowed`` and its variants (``.seat``, ``.round_complete``,
+    ``.director``, ``.own_hand``, ``.director_confirms``)."""
+
+    code = "not_allowed"

@@ -37,12 +37,33 @@ class Change(enum.StrEnum):
     HAND_CORRECTED = "hand_corrected"
     #: A hand was voided: it no longer counts.
     HAND_VOIDED = "hand_voided"
+    #: A voided hand was restored: it counts again.
+    HAND_RESTORED = "hand_restored"
+    #: A hand was confirmed by the table (or a director): where the game requires confirmation,
+    #: only confirmed hands count in a tournament's standings.
+    HAND_CONFIRMED = "hand_confirmed"
+    #: A hand was disputed by a seat: it waits for a director.
+    HAND_DISPUTED = "hand_disputed"
+    #: A hand's status changed without a new revision otherwise (a director confirmed a
+    #: disputed hand; a confirmation recorded that does not yet make it count).
+    HAND_STATUS = "hand_status"
     #: The game was finished: no new hands (corrections and voids stay possible).
     FINISHED = "finished"
 
 
 #: The changes that alter a game's score lines (what standings are computed from).
-RESULT_CHANGES = frozenset({Change.HAND_RECORDED, Change.HAND_CORRECTED, Change.HAND_VOIDED})
+#: A status change counts too: a game that requires confirmation counts confirmed hands only.
+RESULT_CHANGES = frozenset(
+    {
+        Change.HAND_RECORDED,
+        Change.HAND_CORRECTED,
+        Change.HAND_VOIDED,
+        Change.HAND_RESTORED,
+        Change.HAND_CONFIRMED,
+        Change.HAND_DISPUTED,
+        Change.HAND_STATUS,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +84,8 @@ class GameChanged:
 
     @property
     def results_changed(self) -> bool:
-        """Whether the game's score lines changed (a hand recorded, corrected or voided)."""
+        """Whether the game's score lines or a hand's status changed (a hand recorded,
+        corrected, voided, restored, confirmed or disputed)."""
         return self.change in RESULT_CHANGES
 
 

@@ -49,6 +49,8 @@ from scoring.errors import (
     HandLimitReached,
     HandNotFound,
     IdempotencyKeyReused,
+    NotAllowed,
+    ReasonRequired,
     ScoringConflict,
     StaleRevision,
     VoidRefused,
@@ -57,6 +59,7 @@ from scoring.games import adapter_for
 from scoring.htmx import HtmxHttpRequest
 from scoring.messages import error_message
 from scoring.models import Game, Hand
+from scoring.permissions import Actor
 from tonkrules.sheet import SheetError
 
 ROBOTS = "noindex, nofollow"
@@ -72,11 +75,15 @@ def _game(key: str) -> Game:
     return get_object_or_404(Game, table_key=key)
 
 
-def _who(request: HtmxHttpRequest) -> dict[str, Any]:
-    """Who is writing: a signed-in user, or the table link."""
-    if request.user.is_authenticated:
-        return {"entered_by": request.user, "via": Hand.Via.USER}
-    return {"entered_by": None, "via": Hand.Via.TABLE}
+#: The session key holding, per game, the seat this device chose (``{game id: seat id}``).
+SEATS_SESSION_KEY = "seats"
+
+
+def _who(request: HtmxHttpRequest, game: Game) -> dict[str, Any]:
+    """Who is writing: the holder of the table link, with the seat this device chose (if
+    any) and the signed-in user (if any)."""
+    seat_id = request.session.get(SEATS_SESSION_KEY, {}).get(str(game.pk))
+    return {"by": Actor(user=request.user, seat_id=seat_id, table=True)}
 
 
 def _form_class(game: Game) -> type[EntryForm]:
@@ -277,7 +284,7 @@ def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
         return _render_main(request, game, _fresh_key(form, now=game), status=409)
     try:
         hand, _created = services.hand_record(
-            game=game, entry=form.entry(), idempotency_key=key_, **_who(request)
+            game=game, entry=form.entry(), idempotency_key=key_, **_who(request, game)
         )
     except SheetError as exc:
         form.add_rule_error(exc)
@@ -410,7 +417,7 @@ def _correct(
             revision=form.cleaned_data["revision"],
             entry=form.entry(),
             idempotency_key=form.cleaned_data["idempotency_key"],
-            **_who(request),
+            **_who(request, game),
         )
     except SheetError as exc:
         form.add_rule_error(exc)
@@ -474,15 +481,15 @@ def hand_void(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
     """Void a hand (Tonk: any; Rook and Bluke: the latest only)."""
     game = _game(key)
     try:
-        services.hand_void(game=game, number=number)
+        services.hand_void(game=game, number=number, **_who(request, game))
     except HandNotFound as exc:
         raise Http404 from exc
-    except VoidRefused as exc:
+    except (VoidRefused, NotAllowed, ReasonRequired) as exc:
         return render(
             request,
             "scoring/message.html",
             {"game": game, "message": _conflict_text(exc), "robots": ROBOTS},
-            status=409,
+            status=403 if isinstance(exc, NotAllowed) else 409,
         )
     return redirect("scoring:table", key=key)
 
@@ -492,7 +499,15 @@ def finish(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Finish the game: no new hands; corrections stay possible."""
     game = _game(key)
     if game.hand_limit is None:  # a tournament table ends when its round closes, not here
-        services.game_finish(game=game)
+        try:
+            services.game_finish(game=game, **_who(request, game))
+        except NotAllowed as exc:
+            return render(
+                request,
+                "scoring/message.html",
+                {"game": game, "message": error_message(exc), "robots": ROBOTS},
+                status=403,
+            )
     return redirect("scoring:table", key=key)
 
 

@@ -29,6 +29,21 @@ class TableKeyScheme(OpenApiAuthenticationExtension):
         }
 
 
+class SeatKeyScheme(OpenApiAuthenticationExtension):
+    """``Authorization: Seat <key>``: a player's private seat key to their one game."""
+
+    target_class = "scoring.api_auth.SeatKeyAuthentication"
+    name = "seatKey"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "A seat's private key, as `Seat <key>`: its player's phone.",
+        }
+
+
 class StrictSerializerSchema(OpenApiSerializerExtension):
     """``scoring.api.StrictSerializer`` and its subclasses refuse undeclared keys (400
     ``bad_format``): their schema says ``additionalProperties: false``."""

@@ -7,11 +7,14 @@ import csv
 import io
 import json
 from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Prefetch, Q, QuerySet
 
 from scoring.models import Game, Hand, HandEvent, ScoreLine
 from tonkrules import find_game
@@ -202,22 +205,12 @@ def hand_history(game: Game, number: int) -> list[Hand]:
 
 def table_version(game_id: int) -> str | None:
     """What the table page's live region (the "Next" facts and the score sheet) shows, as one
-    cheap string, or None for no such game: the game's ``version`` (bumped by every write to
-    it), its state, hand counts and its latest hand revision and hand event. The latter four
-    cover writes that do not bump ``version`` (yet): a new hand or revision adds a row, a void
-    changes the count, a confirmation, dispute or restore adds an event. The table page's ETag
-    (``scoring.pages.live``): a poll while it is unchanged is a 304."""
-    latest_hand = Hand.objects.filter(game=OuterRef("pk")).order_by("-id").values("id")[:1]
-    latest_event = HandEvent.objects.filter(game=OuterRef("pk")).order_by("-id").values("id")[:1]
-    row = (
-        Game.objects.filter(pk=game_id)
-        .annotate(hand_id=Subquery(latest_hand), event_id=Subquery(latest_event))
-        .values_list("version", "state", "last_number", "current_hands", "hand_id", "event_id")
-        .first()
-    )
-    if row is None:
-        return None
-    return "table-{}-{}".format(game_id, "-".join(str(v or 0) for v in row))
+    cheap string, or None for no such game: the game's ``version``, which every write to the
+    game bumps (a hand entered, corrected, voided, restored, confirmed, disputed or resolved;
+    the game opened or finished). The table page's ETag (``scoring.pages.live``): a poll
+    while it is unchanged is a 304. One indexed read of one column."""
+    version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    return None if version is None else f"table-{game_id}-{version}"
 
 
 def tournament_table_facts(game: Game) -> dict[str, Any] | None:
@@ -244,3 +237,97 @@ def tournament_table_facts(game: Game) -> dict[str, Any] | None:
     if row is None:
         return None
     return {key: row[prefix + f] for key, f in fields.items()}
+
+
+@dataclass(frozen=True)
+class AuditStep:
+    """One step of a game's trail (issue 12: Audit), as the audit page and API show it.
+
+    Attributes:
+        at: when.
+        game_id: the game.
+        number: the hand's number in the game.
+        revision: the revision concerned.
+        action: ``enter`` or ``correct`` (a revision written), or a ``HandEvent.Action``
+            (``confirm``, ``dispute``, ``resolve``, ``void``, ``restore``).
+        seat: the acting seat's name, or None.
+        player_id: the acting seat's club player, or None.
+        user: the acting signed-in user's username, or None.
+        via: how an entry or correction came (``Hand.Via``), None for other steps.
+        reason: why (blank when none was given).
+        details: the step's facts (``resolution`` of a director's resolve).
+    """
+
+    at: datetime
+    game_id: int
+    number: int
+    revision: int
+    action: str
+    seat: str | None
+    player_id: int | None
+    user: str | None
+    via: str | None
+    reason: str
+    details: dict[str, Any]
+
+
+def game_audit(games: Iterable[int]) -> list[AuditStep]:
+    """Every step of the trail of the games ``games`` (ids), oldest first: each revision
+    written (its entry or correction, by whom and why) and every confirmation, dispute,
+    resolution, void and restore. Two queries."""
+    ids = list(games)
+    steps = [
+        AuditStep(
+            at=hand.created_at,
+            game_id=hand.game_id,
+            number=hand.number,
+            revision=hand.revision,
+            action="enter" if hand.replaces_id is None else "correct",
+            seat=hand.entered_seat.name if hand.entered_seat else None,
+            player_id=hand.entered_seat.player_id if hand.entered_seat else None,
+            user=hand.entered_by.get_username() if hand.entered_by else None,
+            via=hand.entered_via,
+            reason=hand.reason,
+            details={},
+        )
+        for hand in Hand.objects.filter(game_id__in=ids).select_related(
+            "entered_seat", "entered_by"
+        )
+    ]
+    steps += [
+        AuditStep(
+            at=event.created_at,
+            game_id=event.game_id,
+            number=event.number,
+            revision=event.hand.revision,
+            action=event.action,
+            seat=event.seat.name if event.seat else None,
+            player_id=event.seat.player_id if event.seat else None,
+            user=event.user.get_username() if event.user else None,
+            via=None,
+            reason=event.reason,
+            details=dict(event.details),
+        )
+        for event in HandEvent.objects.filter(game_id__in=ids).select_related(
+            "seat", "user", "hand"
+        )
+    ]
+    return sorted(steps, key=lambda s: (s.at, s.game_id, s.number, s.revision))
+
+
+def voided_hands(game: Game) -> list[Hand]:
+    """The game's voided hands (the last revision of each voided number), in number order,
+    each with ``void`` set to its latest void step (who and why): the sheet shows them struck
+    through, to be restored."""
+    hands = list(
+        game.hands.filter(state=Hand.State.VOIDED).order_by("number").prefetch_related("lines")
+    )
+    voids = {
+        event.hand_id: event
+        for event in HandEvent.objects.filter(game=game, action=HandEvent.Action.VOID)
+        .select_related("seat", "user")
+        .order_by("created_at", "id")
+    }
+    for hand in hands:
+        hand.void = voids.get(hand.pk)  # type: ignore[attr-defined]
+    return hands

@@ -204,7 +204,8 @@ class ResultOut(OutputSerializer):
 
 class GameOut(serializers.Serializer[Any]):
     """A game with its seats, house rules, state and results. ``table_key`` (the table
-    device's key) is shown to signed-in users only: render with ``context={"with_key": True}``.
+    device's key) is shown only to those who may see it (``scoring.permissions.may_see_keys``:
+    a director, a casual game's creator): render with ``context={"with_key": True}``.
     """
 
     id = serializers.IntegerField(source="pk")

@@ -12,6 +12,7 @@ from django.db import transaction
 
 from scoring import services as scoring_services
 from scoring.models import Game
+from scoring.permissions import Actor
 from scoring.services import SeatSpec
 from tonkrules.rook import CONTRACTS
 from tournaments import services
@@ -184,7 +185,7 @@ def demo_games_ensure(*, club: Club, user: AbstractBaseUser) -> list[tuple[Game,
             scoring_services.hand_record(
                 game=game,
                 entry=hand,
-                entered_by=user,
+                by=Actor(user=user),
                 idempotency_key=f"demo-{kind}-{number}",
             )
         game.refresh_from_db()
@@ -255,7 +256,7 @@ def demo_tournament_ensure(*, club: Club, director: Any) -> Tournament:
             scoring_services.hand_record(
                 game=table.game,
                 entry=_round_entry(number, names, i + number),
-                entered_by=director,
+                by=Actor(user=director),
                 idempotency_key=f"demo-tournament-{number}-{table.number}",
             )
         rnd.refresh_from_db()

@@ -5,6 +5,8 @@
 - :mod:`~scoring.services.games`: starting, opening, limiting, seat replacement, finishing;
 - :mod:`~scoring.services.hands`: recording, correcting and voiding hands, the totals rebuild;
 - :mod:`~scoring.services.sheets`: score-sheet imports and background scoring jobs;
+- :mod:`~scoring.services.trust`: confirming, disputing, resolving, restoring, rotating links
+  (who may: :mod:`scoring.permissions`);
 - :mod:`~scoring.services.common`: helpers shared by the others (seat specs, the game's engine,
   storable names, writing a hand revision with its score lines).
 
@@ -54,12 +56,21 @@ from scoring.services.sheets import (
     scoresheet_job_complete,
     scoresheet_job_submit,
 )
+from scoring.services.trust import (
+    RESOLUTIONS,
+    game_links_rotate,
+    hand_confirm,
+    hand_dispute,
+    hand_resolve,
+    hand_restore,
+)
 
 __all__ = [
     "HAND_STATE_FIELDS",
     "LOCKED_FIELDS",
     "MAX_NAME_LENGTH",
     "MAX_STAKE_LENGTH",
+    "RESOLUTIONS",
     "SeatSpec",
     "User",
     "as_json_text",
@@ -68,11 +79,16 @@ __all__ = [
     "game_changed_unregister",
     "game_finish",
     "game_limit_set",
+    "game_links_rotate",
     "game_open",
     "game_start",
     "game_totals_rebuild",
+    "hand_confirm",
     "hand_correct",
+    "hand_dispute",
     "hand_record",
+    "hand_resolve",
+    "hand_restore",
     "hand_void",
     "scoresheet_import",
     "scoresheet_job_complete",

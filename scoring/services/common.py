@@ -19,7 +19,8 @@ from django.contrib.auth.models import User as AuthUser
 from django.utils import timezone
 
 from scoring import rows
-from scoring.models import Game, Hand, ScoreLine
+from scoring.models import Game, Hand, HandEvent, ScoreLine
+from scoring.permissions import Act, Actor, Role, check
 from tonkrules import HandScore, find_game
 from tonkrules.errors import PlayerError
 from tonkrules.games import GameRules
@@ -109,6 +110,9 @@ def _write_hand(
     entered_by: User,
     via: str,
     idempotency_key: str,
+    status: str = Hand.Status.CONFIRMED,
+    seat_id: int | None = None,
+    reason: str = "",
     replaces: Hand | None = None,
     game_state: Mapping[str, object] | None = None,
     hot_path: bool = False,
@@ -134,8 +138,9 @@ def _write_hand(
         "idempotency_key": idempotency_key,
         "entered_by_id": getattr(_user(entered_by), "pk", None),
         "entered_via": via,
-        "status": Hand.Status.CONFIRMED,  # the model's default: the raw insert below names
-        "reason": "",  # every column (Foundation's new columns have no database default)
+        "entered_seat_id": seat_id,
+        "status": status,
+        "reason": reason,
         "created_at": timezone.now(),
         "voided_at": None,
     }
@@ -200,6 +205,11 @@ def _hand_with_key(game: Game, key: str) -> int | None:
 
 LOCKED_FIELDS = (
     "kind",
+    "club",
+    "created_by",
+    "confirmation",
+    "directed",
+    "version",
     "options",
     "state",
     "sequence_from",
@@ -219,14 +229,57 @@ def _sequence_state(game: Game, current: Sequence[Hand]) -> None:
     game.last_sequence = current[-1].sequence if current else None
 
 
-HAND_STATE_FIELDS = ("totals", "last_number", "current_hands", "last_sequence")
+HAND_STATE_FIELDS = ("totals", "last_number", "current_hands", "last_sequence", "version")
 
 
 def _state(game: Game) -> dict[str, object]:
-    """The totals and numbering state the services keep on the game row."""
+    """The totals and numbering state the services keep on the game row (with its version,
+    which each write bumps first: ``game.version += 1``)."""
     return {f: getattr(game, f) for f in HAND_STATE_FIELDS}
 
 
 def _save_state(game: Game) -> None:
     """Write the totals and numbering state the services keep on the game row."""
     Game.objects.filter(pk=game.pk).update(**_state(game))
+
+
+def _checked(act: Act, by: Actor | None, game: Game, reason: str) -> Role | None:
+    """``by``'s role at the locked ``game`` if they may make change ``act``; None for the
+    system (``by`` None: not checked). Raises what :func:`scoring.permissions.check` raises."""
+    return None if by is None else check(act, actor=by, game=game, reason=reason)
+
+
+def _author(by: Actor | None, role: Role | None, game: Game, via: str | None) -> dict[str, Any]:
+    """Who a new revision records (``entered_by``, ``via``, ``seat_id``) and the status it
+    starts with: confirmed where the game needs no confirmation, or a director (or the
+    system) wrote it; provisional otherwise."""
+    needs = game.confirmation != Game.Confirmation.NONE
+    provisional = needs and role is not None and not role.director
+    return {
+        "entered_by": by.signed_in if by is not None else None,
+        "via": via or (by.via if by is not None else Hand.Via.USER),
+        "seat_id": role.seat_id if role is not None else None,
+        "status": Hand.Status.PROVISIONAL if provisional else Hand.Status.CONFIRMED,
+    }
+
+
+def _event(
+    hand: Hand,
+    action: str,
+    by: Actor | None,
+    role: Role | None,
+    *,
+    reason: str = "",
+    **details: object,
+) -> HandEvent:
+    """Keep one step of ``hand``'s trail: who (seat and/or user), what, why."""
+    return HandEvent.objects.create(
+        game_id=hand.game_id,
+        hand=hand,
+        number=hand.number,
+        action=action,
+        seat_id=role.seat_id if role is not None else None,
+        user=_user(by.user) if by is not None else None,
+        reason=reason,
+        details=details,
+    )

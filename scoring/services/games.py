@@ -19,6 +19,7 @@ from scoring.errors import (
 )
 from scoring.events import Change
 from scoring.models import Game, Seat
+from scoring.permissions import Act, Actor, check
 from scoring.services.common import (
     MAX_STAKE_LENGTH,
     SeatSpec,
@@ -54,6 +55,8 @@ def game_start(
     hand_limit: int | None = None,
     sequence_wraps: bool = False,
     waiting: bool = False,
+    confirmation: str = Game.Confirmation.NONE,
+    directed: bool = False,
     origin: str | None = None,
     _fingerprint: str | None = None,
 ) -> tuple[Game, bool]:
@@ -73,6 +76,8 @@ def game_start(
         hand_limit: the most hands (rounds) it takes; one more is refused.
         sequence_wraps: Bluke: after hand 25 the hands start again at 1.
         waiting: seated but not open: hands are refused until :func:`game_open`.
+        confirmation: who must confirm a hand before it counts (``Game.Confirmation``).
+        directed: a tournament table: once finished, its hands are a director's alone.
         origin: the listener on whose behalf the game is started (not told of it).
 
     Returns:
@@ -101,6 +106,10 @@ def game_start(
                 raise IdempotencyKeyReused("idempotency_key_reused.game")
             return existing, False
     try:
+        if confirmation not in Game.Confirmation.values:
+            raise FormatError(
+                "bad_value.confirmation", params={"choices": ", ".join(Game.Confirmation.values)}
+            )
         engine = find_game(kind)
         engine.options(options)  # validates; the game keeps the options as given
         if not engine.has_stakes and (stake is not None or currency is not None):
@@ -141,6 +150,8 @@ def game_start(
                 sequence_from=sequence_from,
                 hand_limit=hand_limit,
                 sequence_wraps=sequence_wraps,
+                confirmation=confirmation,
+                directed=directed,
                 state=Game.State.WAITING if waiting else Game.State.IN_PLAY,
             )
     except IntegrityError:  # the same key, created meanwhile by a concurrent request
@@ -164,7 +175,8 @@ def game_open(*, game: Game, origin: str | None = None) -> Game:
     game = _locked(game)
     if game.state == Game.State.WAITING:
         game.state = Game.State.IN_PLAY
-        game.save(update_fields=("state",))
+        game.version += 1
+        game.save(update_fields=("state", "version"))
         _announce(game.pk, Change.OPENED, origin)
     return Game.objects.get(pk=game.pk)
 
@@ -178,7 +190,8 @@ def game_limit_set(*, game: Game, hand_limit: int, origin: str | None = None) ->
     limit = max(hand_limit, game.current_hands)
     if game.hand_limit is None or limit < game.hand_limit:
         game.hand_limit = limit
-        game.save(update_fields=("hand_limit",))
+        game.version += 1
+        game.save(update_fields=("hand_limit", "version"))
         _announce(game.pk, Change.LIMIT_SET, origin)
     return Game.objects.get(pk=game.pk)
 
@@ -206,19 +219,29 @@ def seat_replace(*, game: Game, position: int, seat: SeatSpec, origin: str | Non
     Seat.objects.filter(pk=seat_id).update(name=seat.name, player_id=seat.player_id)
     game.seating[position] = [seat.name, seat_id]
     game.totals = dict.fromkeys(names, 0)  # no hands yet
-    game.save(update_fields=("seating", "totals"))
+    game.version += 1
+    game.save(update_fields=("seating", "totals", "version"))
     _announce(game.pk, Change.SEAT_REPLACED, origin)
     return Game.objects.get(pk=game.pk)
 
 
 @transaction.atomic
-def game_finish(*, game: Game, origin: str | None = None) -> Game:
+def game_finish(*, game: Game, by: Actor | None = None, origin: str | None = None) -> Game:
     """Mark a game finished: no new hands (corrections and voids stay possible). Idempotent.
-    ``origin``: the listener on whose behalf it acts (not told of it)."""
+    ``by``: who finishes it (checked: :func:`scoring.permissions.check`; a tournament table is
+    finished by its round, never from the table); ``origin``: the listener on whose behalf it
+    acts (not told of it).
+
+    Raises:
+        NotAllowed: ``by`` may not finish it.
+    """
     game = _locked(game)
+    if by is not None:
+        check(Act.FINISH, actor=by, game=game)
     if game.state != Game.State.FINISHED:
         game.state = Game.State.FINISHED
         game.finished_at = timezone.now()
-        game.save(update_fields=("state", "finished_at"))
+        game.version += 1
+        game.save(update_fields=("state", "finished_at", "version"))
         _announce(game.pk, Change.FINISHED, origin)
     return Game.objects.get(pk=game.pk)

@@ -22,10 +22,13 @@ from scoring.errors import (
     VoidRefused,
 )
 from scoring.events import Change
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, HandEvent
+from scoring.permissions import Act, Actor, Role, reason_text
 from scoring.services.common import (
-    User,
     _add_to_totals,
+    _author,
+    _checked,
+    _event,
     _hand_with_key,
     _line_scores,
     _locked,
@@ -95,18 +98,22 @@ def hand_record(
     *,
     game: Game,
     entry: object,
-    entered_by: User = None,
-    via: str = Hand.Via.USER,
+    by: Actor | None = None,
+    via: str | None = None,
     idempotency_key: str | None = None,
     origin: str | None = None,
 ) -> tuple[Hand, bool]:
     """Check, score and record the next hand (or round) of a game, with its score lines.
 
+    The hand is *provisional* when the game requires confirmation (``Game.confirmation``)
+    and it was not a director who entered it; otherwise it is confirmed at once.
+
     Args:
         game: the game; it must be in play.
         entry: one hand object of the score-sheet format, stored verbatim.
-        entered_by: the user who entered it (None for a table link).
-        via: how it came (signed-in user, table link).
+        by: who entered it (a seat, a signed-in user, the table link), checked against
+            :func:`scoring.permissions.check`; None for the system (not checked).
+        via: how it came, when not as ``by`` says (an import).
         idempotency_key: the device's key for this write: a retry with the same key returns
             the hand the first request recorded, and records nothing.
         origin: the listener on whose behalf the hand is recorded (not told of it); None for
@@ -118,23 +125,24 @@ def hand_record(
     Raises:
         SheetError: the hand breaks a rule; ``hand`` is its position in the sheet.
         GameFinished: the game is finished.
+        NotAllowed: ``by`` may not enter hands in this game.
     """
     # The replay of a retried request is looked up only when the hand cannot be recorded:
     # a finished game, a rule error, or the key already taken (the insert writes nothing).
     game = _locked(game, hot_path=True)
+    full = game.hand_limit is not None and game.current_hands >= game.hand_limit
+    if game.state != Game.State.IN_PLAY or full:
+        replay = _replay_of(game, idempotency_key, entry)
+        if replay is not None:
+            return replay, False
+    # Who may comes before what the game's state allows: a caller who may not write here
+    # learns nothing of its state (403, not 409).
+    role = _checked(Act.ENTER, by, game, "")
     if game.state == Game.State.FINISHED:
-        replay = _replay_of(game, idempotency_key, entry)
-        if replay is not None:
-            return replay, False
         raise GameFinished(game=game.pk)
-    if game.state == Game.State.WAITING or (
-        game.hand_limit is not None and game.current_hands >= game.hand_limit
-    ):
-        replay = _replay_of(game, idempotency_key, entry)
-        if replay is not None:
-            return replay, False
-        if game.state == Game.State.WAITING:
-            raise GameNotOpen(game=game.pk)
+    if game.state == Game.State.WAITING:
+        raise GameNotOpen(game=game.pk)
+    if full:
         raise HandLimitReached(game=game.pk, limit=game.hand_limit)
     engine, options, seats = engine_of(game)
     names = list(seats)
@@ -153,6 +161,7 @@ def hand_record(
     game.last_number = number
     game.current_hands += 1
     game.last_sequence = engine.schedule_number(record)
+    game.version += 1
     hand = _write_hand(
         game=game,
         number=number,
@@ -162,8 +171,7 @@ def hand_record(
         record=record,
         score_=score_,
         seats=seats,
-        entered_by=entered_by,
-        via=via,
+        **_author(by, role, game, via),
         idempotency_key=idempotency_key or "",
         game_state=_state(game),
         hot_path=True,
@@ -195,18 +203,21 @@ def hand_correct(
     number: int,
     revision: int,
     entry: object,
-    entered_by: User = None,
-    via: str = Hand.Via.USER,
+    by: Actor | None = None,
+    reason: object = "",
     idempotency_key: str | None = None,
     origin: str | None = None,
 ) -> tuple[Hand, bool]:
     """Correct hand ``number``: a new revision that replaces the current one; every later
-    total follows.
+    total follows. The new revision is provisional again where the game requires
+    confirmation (unless a director corrected it).
 
     Args:
         number: the hand's number in the game.
         revision: the revision the correction was made from; it must still be current.
         entry: the corrected hand object, stored verbatim.
+        by: who corrects it (checked: :func:`scoring.permissions.check`); None: the system.
+        reason: why (kept on the revision); needed once a tournament round is complete.
         idempotency_key: a retry with the same key returns the revision it wrote.
         origin: the listener on whose behalf it is corrected (not told of it).
 
@@ -218,11 +229,38 @@ def hand_correct(
         StaleRevision: ``revision`` is not the current one (``current_revision`` says which is).
         SheetError: the corrected hand breaks a rule (including a round or hand number that
             would break the sequence with the hands around it).
+        NotAllowed, ReasonRequired: ``by`` may not correct it, or must say why.
     """
     game = _locked(game, replay_key=idempotency_key)
     existing = _replayed(game.replay_id, entry, number=number)
     if existing is not None:
         return existing, False
+    why = reason_text(reason)
+    role = _checked(Act.CORRECT, by, game, why)
+    return _correct(
+        game,
+        number=number,
+        revision=revision,
+        entry=entry,
+        author={**_author(by, role, game, None), "reason": why},
+        idempotency_key=idempotency_key,
+        origin=origin,
+    )
+
+
+def _correct(
+    game: Game,
+    *,
+    number: int,
+    revision: int,
+    entry: object,
+    author: dict[str, object],
+    idempotency_key: str | None,
+    origin: str | None,
+) -> tuple[Hand, bool]:
+    """The correction itself, on the locked game (:func:`hand_correct`, a director's
+    resolution): ``author`` holds the revision's ``entered_by``, ``via``, ``seat_id``,
+    ``status`` and ``reason``."""
     current = _current(game)
     index = next((i for i, h in enumerate(current) if h.number == number), None)
     if index is None:
@@ -264,6 +302,7 @@ def hand_correct(
         game.last_sequence = engine.schedule_number(record)
     old.state = Hand.State.SUPERSEDED
     old.save(update_fields=("state",))
+    game.version += 1
     hand = _write_hand(
         game=game,
         number=number,
@@ -273,8 +312,7 @@ def hand_correct(
         record=record,
         score_=score_,
         seats=seats,
-        entered_by=entered_by,
-        via=via,
+        **author,  # type: ignore[arg-type]
         idempotency_key=idempotency_key or "",
         replaces=old,
         game_state=_state(game),
@@ -286,17 +324,40 @@ def hand_correct(
 
 
 @transaction.atomic
-def hand_void(*, game: Game, number: int, origin: str | None = None) -> Hand:
-    """Void hand ``number``: it no longer counts. Tonk: any hand. Rook and Bluke: only the
-    latest, so the sequence of rounds or hands stays whole (an earlier one is corrected
-    instead). Voiding a hand already voided returns it unchanged. ``origin``: the listener on
-    whose behalf it acts (not told of it).
+def hand_void(
+    *,
+    game: Game,
+    number: int,
+    by: Actor | None = None,
+    reason: object = "",
+    origin: str | None = None,
+) -> Hand:
+    """Void hand ``number``: it no longer counts, and stays on the sheet struck through with
+    who voided it and why (a :class:`HandEvent`); :func:`scoring.services.hand_restore` makes
+    it count again. Tonk: any hand. Rook and Bluke: only the latest, so the sequence of rounds
+    or hands stays whole (an earlier one is corrected instead). Voiding a hand already voided
+    returns it unchanged.
+
+    Args:
+        by: who voids it (checked: :func:`scoring.permissions.check`); None: the system.
+        reason: why; needed once a tournament round is complete.
+        origin: the listener on whose behalf it acts (not told of it).
 
     Raises:
         HandNotFound: no hand ``number``.
         VoidRefused: a Rook round or Bluke hand that is not the latest.
+        NotAllowed, ReasonRequired: ``by`` may not void it, or must say why.
     """
     game = _locked(game)
+    why = reason_text(reason)
+    role = _checked(Act.VOID, by, game, why)
+    return _void(game, number, by, role, why, origin)
+
+
+def _void(
+    game: Game, number: int, by: Actor | None, role: Role | None, why: str, origin: str | None
+) -> Hand:
+    """The void itself, on the locked game (:func:`hand_void`, a director's resolution)."""
     current = _current(game)
     hand = next((h for h in current if h.number == number), None)
     if hand is None:
@@ -319,7 +380,9 @@ def hand_void(*, game: Game, number: int, origin: str | None = None) -> Hand:
     hand.state = Hand.State.VOIDED
     hand.voided_at = timezone.now()
     hand.save(update_fields=("state", "voided_at"))
+    _event(hand, HandEvent.Action.VOID, by, role, reason=why, revision=hand.revision)
     _sequence_state(game, [h for h in current if h is not hand])
+    game.version += 1
     _save_state(game)
     _announce(game.pk, Change.HAND_VOIDED, origin)
     return hand

@@ -81,6 +81,7 @@ def scoresheet_import(
             raise RuntimeError(f"hand {number} of an import was not written")
         hands.append(hand)
     game.last_number = len(hands)
+    game.version += 1
     _sequence_state(game, hands)
     _save_state(game)
     return game, True

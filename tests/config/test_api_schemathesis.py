@@ -31,6 +31,7 @@ from schemathesis.specs.openapi.checks import (
 
 from config.wsgi import application
 from scoring import services as scoring
+from scoring.permissions import Actor
 from tests.factories import MembershipFactory, PlayerFactory
 from tests.scoring.sheets import TONK_KNOCK_HAND
 from tournaments import services as tournaments
@@ -81,7 +82,7 @@ def world(db: None) -> Iterator[dict[str, Any]]:
             created_by=user,
         )
         for _ in range(3):
-            scoring.hand_record(game=tonk, entry=TONK_KNOCK_HAND, entered_by=user)
+            scoring.hand_record(game=tonk, entry=TONK_KNOCK_HAND, by=Actor(user=user))
         bluke, _ = scoring.game_start(
             kind="bluke", players=["Ana", "Ben", "Cy"], club=club, created_by=user
         )

@@ -1,0 +1,202 @@
+"""Who may change a game, the one place every entry point asks (pages, the API, the admin): the
+rules of issue 12, for a tournament table and for a casual game.
+
+Who acts is an :class:`Actor`: a signed-in user, a seat (its private seat link, or the table
+link with the seat chosen on that device), both, or neither (the table link alone). Their
+:class:`Role` at one game says what they are there: a club director, the seat they hold, the
+game's creator, or the holder of its table link.
+
+The rules (:func:`check`):
+
+- A club director may do anything to the club's games; once a tournament table's round is
+  complete (the game is ``directed`` and finished), only a director may change its hands, and
+  each change needs a reason.
+- A tournament table (``directed``): its seats, while the round is open; never the table link
+  without a seat, never another member.
+- A casual game: its seats, the table link, its creator; confirming and disputing need a seat.
+- Resolving a dispute is a director's; so is rotating a tournament table's links (a casual
+  game's creator may rotate its own).
+
+A service called with ``by=None`` acts for the system (a tournament's own step, a command, an
+import) and is not checked here.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from scoring.errors import NotAllowed, ReasonRequired
+from scoring.models import Game, Hand, Seat
+
+#: The club role that directs a club's tournaments (``tournaments.Membership.Role.DIRECTOR``,
+#: named here by value: scoring may not import tournaments).
+DIRECTOR_ROLE = "director"
+
+MAX_REASON_LENGTH = 500
+
+
+class Act(enum.StrEnum):
+    """A change someone may make to a game."""
+
+    ENTER = "enter"
+    CORRECT = "correct"
+    VOID = "void"
+    RESTORE = "restore"
+    CONFIRM = "confirm"
+    DISPUTE = "dispute"
+    RESOLVE = "resolve"
+    FINISH = "finish"
+    ROTATE = "rotate"
+
+
+#: The acts that change a hand's score lines or status (refused once a tournament round is
+#: complete, except to a director with a reason).
+HAND_ACTS = frozenset({Act.ENTER, Act.CORRECT, Act.VOID, Act.RESTORE, Act.CONFIRM, Act.DISPUTE})
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who makes a change.
+
+    Attributes:
+        user: the signed-in user, or None.
+        seat_id: the seat acting (a seat link, or the table link with a seat chosen), or None.
+        table: whether they hold the game's table link (a table device).
+    """
+
+    user: AbstractBaseUser | AnonymousUser | None = None
+    seat_id: int | None = None
+    table: bool = False
+
+    @property
+    def signed_in(self) -> AbstractBaseUser | None:
+        """The signed-in user, or None."""
+        user = self.user
+        return user if isinstance(user, AbstractBaseUser) and user.is_authenticated else None
+
+    @property
+    def via(self) -> str:
+        """How an entry by this actor came (``Hand.Via``)."""
+        if self.seat_id is not None:
+            return Hand.Via.SEAT
+        if self.signed_in is not None:
+            return Hand.Via.USER
+        return Hand.Via.TABLE
+
+
+@dataclass(frozen=True)
+class Role:
+    """What an actor is at one game."""
+
+    director: bool = False
+    seat_id: int | None = None
+    creator: bool = False
+    table: bool = False
+
+
+def is_director(user: AbstractBaseUser | AnonymousUser | None, club_id: int | None) -> bool:
+    """Whether ``user`` directs the club ``club_id`` (one query; False without either)."""
+    if club_id is None or user is None or not user.is_authenticated:
+        return False
+    return (
+        get_user_model()
+        .objects.filter(pk=user.pk, memberships__club_id=club_id, memberships__role=DIRECTOR_ROLE)
+        .exists()
+    )
+
+
+def role_of(actor: Actor, game: Game) -> Role:
+    """What ``actor`` is at ``game``: a seat link's seat must be one of the game's (else no
+    seat); a signed-in user whose club player sits at the game holds that seat."""
+    seat_ids = {seat_id for _name, seat_id in game.seating}
+    seat_id = actor.seat_id if actor.seat_id in seat_ids else None
+    user = actor.signed_in
+    if seat_id is None and user is not None:
+        seat_id = (
+            Seat.objects.filter(game_id=game.pk, player__user_id=user.pk)
+            .values_list("pk", flat=True)
+            .first()
+        )
+    return Role(
+        director=is_director(user, game.club_id),
+        seat_id=seat_id,
+        creator=user is not None and user.pk == game.created_by_id,
+        table=actor.table,
+    )
+
+
+def reason_text(reason: object) -> str:
+    """A reason as kept: its text stripped, at most :data:`MAX_REASON_LENGTH` characters.
+
+    Raises:
+        ReasonRequired: a reason that is not text or is too long (``reason_too_long``).
+    """
+    if reason is None:
+        return ""
+    if not isinstance(reason, str):
+        raise ReasonRequired()
+    text = reason.strip()
+    if len(text) > MAX_REASON_LENGTH:
+        raise ReasonRequired("reason_too_long", params={"max": MAX_REASON_LENGTH})
+    return text
+
+
+def closed(game: Game) -> bool:
+    """Whether a tournament table's round is complete: its hands are a director's alone."""
+    return game.directed and game.state == Game.State.FINISHED
+
+
+def check(act: Act, *, actor: Actor, game: Game, reason: str = "") -> Role:
+    """Whether ``actor`` may make change ``act`` to ``game`` (issue 12: Permissions).
+
+    ``game`` needs ``seating``, ``club_id``, ``created_by_id``, ``directed`` and ``state``.
+
+    Returns:
+        The actor's role at the game.
+
+    Raises:
+        NotAllowed: they may not (the API answers 403); the key says why.
+        ReasonRequired: a director changing a complete round's hands without a reason.
+    """
+    role = role_of(actor, game)
+    if role.director:
+        # A new hand is refused by the finished game itself; every other change says why.
+        if closed(game) and act in HAND_ACTS - {Act.ENTER} | {Act.RESOLVE} and not reason:
+            raise ReasonRequired("reason_required.closed")
+        return role
+    if act == Act.RESOLVE:
+        raise NotAllowed("not_allowed.director")
+    if game.directed:
+        if act in (Act.ROTATE, Act.FINISH):
+            raise NotAllowed("not_allowed.director")
+        if role.seat_id is None:
+            raise NotAllowed("not_allowed.seat")
+        if closed(game):
+            raise NotAllowed("not_allowed.round_complete")
+        return role
+    if act in (Act.CONFIRM, Act.DISPUTE):
+        if role.seat_id is None:
+            raise NotAllowed("not_allowed.seat")
+        return role
+    if act == Act.ROTATE:
+        if not role.creator:
+            raise NotAllowed("not_allowed.director")
+        return role
+    if role.seat_id is None and not role.creator and not role.table:
+        raise NotAllowed()
+    return role
+
+
+def may_see_keys(actor: Actor, game: Game) -> bool:
+    """Whether ``actor`` may see a game's table and seat keys: a club director; for a casual
+    game also its creator. A member never sees another table's keys."""
+    user = actor.signed_in
+    if user is None:
+        return False
+    if not game.directed and user.pk == game.created_by_id:
+        return True
+    return is_director(user, game.club_id)

@@ -1,0 +1,289 @@
+"""Trust at the table (issue 12): confirming a hand, disputing it, a director's resolution,
+restoring a voided hand, and rotating a game's private links.
+
+A hand's ``status`` follows the game's ``confirmation``:
+
+- ``none``: confirmed when entered;
+- ``one_other``: provisional until one seat other than the one that entered it confirms;
+- ``all``: provisional until every other seat has confirmed;
+- ``director``: provisional until a club director confirms.
+
+A director's entry or correction is confirmed at once. Any seat may dispute a hand, with a
+reason; it stays disputed until a director resolves it (confirm, correct or void, with a
+reason). Every step is kept as a :class:`scoring.models.HandEvent` (who, when, why), and each
+is announced after commit like every other change (:mod:`scoring.services.seam`).
+
+Each function is keyword-only, runs in one transaction under the game row's lock, and is safe
+to repeat: a confirmation or dispute a seat already made, a restore of a hand that counts, a
+resolution already applied change nothing.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from scoring.errors import (
+    HandDisputed,
+    HandLimitReached,
+    HandNotFound,
+    NotAllowed,
+    NotVoided,
+    ReasonRequired,
+    RestoreRefused,
+)
+from scoring.events import Change
+from scoring.models import Game, Hand, HandEvent, Seat, new_seat_key, new_table_key
+from scoring.permissions import Act, Actor, check, reason_text
+from scoring.services.common import (
+    _add_to_totals,
+    _event,
+    _line_scores,
+    _locked,
+    _save_state,
+    _sequence_state,
+)
+from scoring.services.hands import _correct, _current, _previous_sequence, _void
+from scoring.services.seam import _announce
+from tonkrules import RuleError, find_game
+
+
+def _current_hand(game: Game, number: int) -> Hand:
+    hand = game.hands.filter(number=number, state=Hand.State.CURRENT).first()
+    if hand is None:
+        raise HandNotFound(number=number)
+    return hand
+
+
+def _set_status(game: Game, hand: Hand, status: str) -> None:
+    hand.status = status
+    hand.save(update_fields=("status",))
+    game.version += 1
+    Game.objects.filter(pk=game.pk).update(version=game.version)
+
+
+@transaction.atomic
+def hand_confirm(*, game: Game, number: int, by: Actor, origin: str | None = None) -> Hand:
+    """Confirm the current revision of hand ``number`` (issue 12: Confirmation).
+
+    A seat other than the one that entered it confirms it (``one_other``), or adds its
+    confirmation towards every other seat's (``all``); a director's confirmation makes it count
+    in any game. A hand already confirmed, or already confirmed by this seat, is returned
+    unchanged.
+
+    Raises:
+        HandNotFound: no current hand ``number``.
+        HandDisputed: the hand is disputed (a director resolves it).
+        NotAllowed: not a seat of this game (``.seat``), the seat that entered it
+            (``.own_hand``), or not a director where a director confirms (``.director_confirms``).
+    """
+    game = _locked(game)
+    role = check(Act.CONFIRM, actor=by, game=game)
+    hand = _current_hand(game, number)
+    if hand.status == Hand.Status.CONFIRMED:
+        return hand
+    if hand.status == Hand.Status.DISPUTED:
+        raise HandDisputed(number=number)
+    if not role.director:
+        if hand.entered_seat_id is not None and hand.entered_seat_id == role.seat_id:
+            raise NotAllowed("not_allowed.own_hand")
+        if game.confirmation == Game.Confirmation.DIRECTOR:
+            raise NotAllowed("not_allowed.director_confirms")
+    confirmed_by: set[int | None] = set(
+        HandEvent.objects.filter(hand=hand, action=HandEvent.Action.CONFIRM).values_list(
+            "seat_id", flat=True
+        )
+    )
+    if not role.director and role.seat_id in confirmed_by:
+        return hand
+    _event(hand, HandEvent.Action.CONFIRM, by, role, revision=hand.revision)
+    confirmed_by.add(role.seat_id)
+    seats: set[int | None] = {seat_id for _name, seat_id in game.seating}
+    agreed = role.director or (
+        seats <= confirmed_by | {hand.entered_seat_id}
+        if game.confirmation == Game.Confirmation.ALL
+        else True
+    )
+    if agreed:
+        _set_status(game, hand, Hand.Status.CONFIRMED)
+        _announce(game.pk, Change.HAND_CONFIRMED, origin)
+    else:
+        game.version += 1
+        Game.objects.filter(pk=game.pk).update(version=game.version)
+        _announce(game.pk, Change.HAND_STATUS, origin)
+    return hand
+
+
+@transaction.atomic
+def hand_dispute(
+    *, game: Game, number: int, by: Actor, reason: object, origin: str | None = None
+) -> Hand:
+    """Dispute the current revision of hand ``number`` with a reason (issue 12: Disputes): it
+    shows as disputed at the table and on the director's dashboard until a director resolves
+    it. The same seat disputing it again with the same reason changes nothing.
+
+    Raises:
+        HandNotFound: no current hand ``number``.
+        ReasonRequired: no reason given, or one over 500 characters.
+        NotAllowed: not a seat of this game.
+    """
+    game = _locked(game)
+    why = reason_text(reason)
+    if not why:
+        raise ReasonRequired()
+    role = check(Act.DISPUTE, actor=by, game=game, reason=why)
+    hand = _current_hand(game, number)
+    repeated = HandEvent.objects.filter(
+        hand=hand, action=HandEvent.Action.DISPUTE, seat=role.seat_id, reason=why
+    ).exists()
+    if hand.status == Hand.Status.DISPUTED and repeated:
+        return hand
+    _event(hand, HandEvent.Action.DISPUTE, by, role, reason=why, revision=hand.revision)
+    _set_status(game, hand, Hand.Status.DISPUTED)
+    _announce(game.pk, Change.HAND_DISPUTED, origin)
+    return hand
+
+
+#: A director's resolutions of a disputed hand.
+RESOLUTIONS = ("confirm", "correct", "void")
+
+
+@transaction.atomic
+def hand_resolve(
+    *,
+    game: Game,
+    number: int,
+    by: Actor,
+    action: str,
+    reason: object,
+    revision: int | None = None,
+    entry: object = None,
+    idempotency_key: str | None = None,
+    origin: str | None = None,
+) -> Hand:
+    """A director resolves hand ``number`` (issue 12: Disputes): ``confirm`` it as it
+    stands, ``correct`` it (``entry``, from ``revision``: the current one when None; the new
+    revision is confirmed), or ``void`` it; always with a reason, kept with the resolution.
+
+    Returns:
+        The hand as resolved: the confirmed, new or voided revision.
+
+    Raises:
+        NotAllowed: not a director of the game's club.
+        ReasonRequired: no reason.
+        ValueError: ``action`` is not one of :data:`RESOLUTIONS`.
+        HandNotFound, StaleRevision, SheetError, VoidRefused: as the correction or void says.
+    """
+    if action not in RESOLUTIONS:
+        raise ValueError(f"action must be one of {RESOLUTIONS}")
+    game = _locked(game, replay_key=idempotency_key if action == "correct" else None)
+    why = reason_text(reason)
+    if not why:
+        raise ReasonRequired()
+    role = check(Act.RESOLVE, actor=by, game=game, reason=why)
+    if action == "void":
+        hand = _void(game, number, by, role, why, origin)
+    else:
+        current = _current_hand(game, number)
+        if action == "confirm":
+            hand = current
+            if hand.status != Hand.Status.CONFIRMED:
+                _set_status(game, hand, Hand.Status.CONFIRMED)
+                _announce(game.pk, Change.HAND_CONFIRMED, origin)
+        else:
+            hand, _created = _correct(
+                game,
+                number=number,
+                revision=current.revision if revision is None else revision,
+                entry=entry,
+                author={
+                    "entered_by": by.signed_in,
+                    "via": by.via,
+                    "seat_id": None,
+                    "status": Hand.Status.CONFIRMED,
+                    "reason": why,
+                },
+                idempotency_key=idempotency_key,
+                origin=origin,
+            )
+    _event(hand, HandEvent.Action.RESOLVE, by, role, reason=why, resolution=action)
+    return hand
+
+
+@transaction.atomic
+def hand_restore(
+    *,
+    game: Game,
+    number: int,
+    by: Actor | None = None,
+    reason: object = "",
+    origin: str | None = None,
+) -> Hand:
+    """Make voided hand ``number`` count again (its last revision, with its status as it
+    was). A hand that counts is returned unchanged.
+
+    Rook and Bluke: only a hand that still follows the hands that count (the latest round or
+    hand voided, nothing entered after it) can come back, checked by the rules engine as if it
+    were entered now; Tonk: any hand.
+
+    Raises:
+        HandNotFound: no hand ``number``.
+        NotVoided: the hand was corrected, never voided (its number has no voided revision).
+        RestoreRefused: it would break the sequence of rounds or hands.
+        HandLimitReached: the game already holds every hand it takes.
+        NotAllowed, ReasonRequired: as :func:`scoring.permissions.check` says.
+    """
+    game = _locked(game)
+    why = reason_text(reason)
+    role = None if by is None else check(Act.RESTORE, actor=by, game=game, reason=why)
+    last = game.hands.filter(number=number).order_by("-revision").first()
+    if last is None:
+        raise HandNotFound(number=number)
+    if last.state == Hand.State.CURRENT:
+        return last
+    if last.state != Hand.State.VOIDED:
+        raise NotVoided(number=number)
+    if game.hand_limit is not None and game.current_hands >= game.hand_limit:
+        raise HandLimitReached(game=game.pk, limit=game.hand_limit)
+    current = _current(game)
+    engine = find_game(game.kind)
+    if engine.number_key is not None:
+        if current and current[-1].number > number:
+            raise RestoreRefused(number=number)
+        names = [name for name, _seat in game.seating]
+        previous = _previous_sequence(
+            game, current[-1].sequence if current else None, first=not current
+        )
+        try:
+            engine.read_hand(
+                last.entry, players=names, options=engine.options(game.options), previous=previous
+            )
+        except RuleError:
+            raise RestoreRefused(number=number) from None
+    last.state = Hand.State.CURRENT
+    last.voided_at = None
+    last.save(update_fields=("state", "voided_at"))
+    _add_to_totals(game, _line_scores(last), +1)
+    _sequence_state(game, sorted([*current, last], key=lambda h: h.number))
+    game.version += 1
+    _save_state(game)
+    _event(last, HandEvent.Action.RESTORE, by, role, reason=why, revision=last.revision)
+    _announce(game.pk, Change.HAND_RESTORED, origin)
+    return last
+
+
+@transaction.atomic
+def game_links_rotate(*, game: Game, by: Actor | None = None) -> Game:
+    """New private keys for the game's table link and every seat link: the old links open
+    nothing any more (a link shared too widely). A director's; a casual game's creator's too.
+
+    Raises:
+        NotAllowed: ``by`` may not.
+    """
+    game = _locked(game)
+    if by is not None:
+        check(Act.ROTATE, actor=by, game=game)
+    Game.objects.filter(pk=game.pk).update(table_key=new_table_key(), version=game.version + 1)
+    for seat in Seat.objects.filter(game_id=game.pk):
+        seat.seat_key = new_seat_key()
+        seat.save(update_fields=("seat_key",))
+    return Game.objects.get(pk=game.pk)
