@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/new/", views_games.game_new, name="game-new"),
     path("t/<str:key>/", pages.table, name="table"),
     path("t/<str:key>/sheet/", pages.sheet, name="sheet"),
+    path("t/<str:key>/live/", pages.live, name="live"),
     path("t/<str:key>/hands/", pages.hand_new, name="hand-new"),
     path("t/<str:key>/hands/<int:number>/", pages.hand_edit, name="hand-edit"),
     path("t/<str:key>/hands/<int:number>/void/", pages_trust.hand_void, name="hand-void"),

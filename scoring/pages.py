@@ -6,7 +6,11 @@ Views stay thin: the entry forms (``scoring.entry``) build the hand object, the 
 score and record it, the selectors read the sheet. With htmx a submission swaps the table's main
 region in place; without it the form posts and the page reloads (303 after a write).
 
-It stays one module (about 520 lines): every view serves the one audience of a table link and
+Every phone at the table keeps its sheet up to date by polling :func:`live` (the "Next" facts
+and the sheet, never the form): an ETag from the game's version answers 304 while nothing
+changed.
+
+It stays one module (about 570 lines): every view serves the one audience of a table link and
 shares its lookup and page context (``_game``, ``_context``, ``_render_main``).
 """
 
@@ -19,8 +23,15 @@ import segno
 from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import (
+    condition,
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import selectors, services
@@ -56,6 +67,8 @@ ROBOTS = "noindex, nofollow"
 #: A rejected entry: 422, which htmx swaps in place (htmx-config in base.html) and which
 #: django-htmx's debug script leaves alone (it takes over 400, 403, 404 and 500 pages).
 REJECTED = 422
+#: How often a table page asks whether the sheet changed (the issue: within 5 s on every phone).
+POLL_SECONDS = 3
 
 
 def _game(key: str) -> Game:
@@ -176,6 +189,9 @@ def _context(
         "link": link,
         "qr": segno.make(link, error="m").svg_inline(scale=4, omitsize=True, title=_("Table link")),
         "settle": selectors.settle_up(game) if adapter.has_stakes and hands else None,
+        "tournament": selectors.tournament_table_facts(game),
+        "version": _version(game.pk, request),
+        "poll": POLL_SECONDS,
         "entry_data": {
             "copies": grid.copies,
             **grid.notation(),
@@ -212,6 +228,39 @@ def sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return render(request, "scoring/_table_main.html", _context(request, _game(key)))
 
 
+def _version(game_id: int, request: HtmxHttpRequest | None = None) -> str | None:
+    """What the live region shows (``selectors.table_version``), in the language it is shown
+    in, to the seat this device chose (its Confirm and Dispute buttons are this seat's) and
+    to whoever is signed in; None for no such game."""
+    version = selectors.table_version(game_id)
+    if version is None:
+        return None
+    viewer = ""
+    if request is not None:
+        seat = request.session.get(SEATS_SESSION_KEY, {}).get(str(game_id), "")
+        viewer = f"-s{seat}-u{request.user.pk or ''}"
+    return f"{version}-{get_language()}{viewer}"
+
+
+def live_version(request: HtmxHttpRequest, key: str) -> str | None:
+    """The live region's ETag (:func:`_version`); None for an unknown key (the view then
+    answers 404)."""
+    game_id = Game.objects.filter(table_key=key).values_list("pk", flat=True).first()
+    return _version(game_id, request) if game_id is not None else None
+
+
+@require_GET
+@condition(etag_func=live_version)
+def live(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """The table page's live region alone (the "Next" facts and the score sheet), which every
+    phone at the table polls: 304 to a request whose ``If-None-Match`` names the version it
+    shows, so that nothing is sent while nothing changed. The entry form is never in it."""
+    response = render(request, "scoring/_live.html", _context(request, _game(key)))
+    # Revalidate every time: the ETag answers 304 until a hand changes.
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
 @require_POST
 def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Record the next hand (round) from the entry form; a rejected hand comes back with the
@@ -237,7 +286,7 @@ def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
                 "a different hand, send it again."
             ),
         )
-        return _render_main(request, game, _fresh_key(form, after=game.last_number), status=409)
+        return _render_main(request, game, _fresh_key(form, now=game), status=409)
     try:
         hand, _created = services.hand_record(
             game=game, entry=form.entry(), idempotency_key=key_, **_who(request, game)
@@ -263,13 +312,22 @@ def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return _render_main(request, Game.objects.get(pk=game.pk), recorded=hand)
 
 
-def _fresh_key(form: EntryForm, *, after: int | None = None) -> EntryForm:
-    """The same entry and errors, with a new idempotency key (and the hand count it follows)
-    so that sending it again is a new write."""
+def _fresh_key(form: EntryForm, *, now: Game | None = None) -> EntryForm:
+    """The same entry and errors, with a new idempotency key so that sending it again is a new
+    write. With ``now`` (another phone entered a hand meanwhile), the hand as the game stands
+    now: the hand count it follows, the next dealer and the next round (hand) number; the
+    cards typed are kept."""
     data = cast(QueryDict, form.data).copy()  # the form was bound to request.POST
     data["idempotency_key"] = new_idempotency_key()
-    if after is not None:
-        data["after"] = str(after)
+    if now is not None:
+        hands = selectors.current_hands(now)
+        last = hands[-1].entry if hands and isinstance(hands[-1].entry, dict) else None
+        nxt = _next(now, form.names, last, played=len(hands))
+        data["after"] = str(now.last_number)
+        data["dealer"] = str(nxt["dealer"])
+        number_key = form.number_field_name
+        if number_key is not None and nxt["number"] is not None:
+            data[number_key] = str(nxt["number"])
     fresh = type(form)(data, names=form.names, options=form.game_options)
     fresh.is_valid()
     for error in form.non_field_errors():

@@ -32,6 +32,16 @@ def games_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
     return Game.objects.filter(club_games | Q(created_by=user)).distinct()
 
 
+def games_split(games: QuerySet[Game]) -> tuple[QuerySet[Game], QuerySet[Game]]:
+    """``games`` as (tournament tables, casual games): a tournament's table is a game with a
+    ``tournament_table`` (the reverse relation, read by its name: this app imports nothing of
+    ``tournaments``); the tables come with their round and tournament."""
+    tables = games.filter(tournament_table__isnull=False).select_related(
+        "tournament_table__round__tournament"
+    )
+    return tables, games.filter(tournament_table__isnull=True)
+
+
 def current_hands(game: Game) -> list[Hand]:
     """The game's current hands in order, each with its score lines (and their seats)."""
     lines = ScoreLine.objects.select_related("seat").order_by("seat__position")
@@ -191,6 +201,42 @@ def settle_up(game: Game) -> dict[str, Any]:
 def hand_history(game: Game, number: int) -> list[Hand]:
     """Every revision of hand ``number``, oldest first (who entered it, when, what)."""
     return list(game.hands.filter(number=number).order_by("revision").select_related("entered_by"))
+
+
+def table_version(game_id: int) -> str | None:
+    """What the table page's live region (the "Next" facts and the score sheet) shows, as one
+    cheap string, or None for no such game: the game's ``version``, which every write to the
+    game bumps (a hand entered, corrected, voided, restored, confirmed, disputed or resolved;
+    the game opened or finished). The table page's ETag (``scoring.pages.live``): a poll
+    while it is unchanged is a 304. One indexed read of one column."""
+    version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    return None if version is None else f"table-{game_id}-{version}"
+
+
+def tournament_table_facts(game: Game) -> dict[str, Any] | None:
+    """Where a tournament's table plays, or None for a casual game: ``{"tournament"
+    (the event's name), "tournament_id", "round" (its number), "table" (the table's number),
+    "deadline" (an aware datetime or None), "time_zone"}``.
+
+    Read through the reverse relation ``Game.tournament_table`` by its name, so that this app
+    imports nothing of ``tournaments`` (the layers of the import contracts)."""
+    prefix = "tournament_table__"
+    fields = {
+        "tournament": "round__tournament__name",
+        "tournament_id": "round__tournament_id",
+        "round": "round__number",
+        "table": "number",
+        "deadline": "round__deadline",
+        "time_zone": "round__tournament__time_zone",
+    }
+    row = (
+        Game.objects.filter(pk=game.pk, tournament_table__isnull=False)
+        .values(*(prefix + f for f in fields.values()))
+        .first()
+    )
+    if row is None:
+        return None
+    return {key: row[prefix + f] for key, f in fields.items()}
 
 
 @dataclass(frozen=True)

@@ -31,14 +31,20 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
-    """The games the signed-in user may see (their clubs' and their own), newest first."""
+    """The games the signed-in user may see (their clubs' and their own), newest first: the
+    tournament tables apart from the casual games, each list paged on its own (``?tables=``,
+    ``?page=``)."""
     games = (
         selectors.games_visible_to(request.user)
         .select_related("club")
         .order_by("-created_at", "-id")
     )
-    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
-    return render(request, "scoring/game_list.html", {"page": page})
+    tables, casual = selectors.games_split(games)
+    context = {
+        "tables": Paginator(tables, GAMES_PER_PAGE).get_page(request.GET.get("tables")),
+        "page": Paginator(casual, GAMES_PER_PAGE).get_page(request.GET.get("page")),
+    }
+    return render(request, "scoring/game_list.html", context)
 
 
 @login_required

@@ -459,6 +459,7 @@ PAGE_READS = {
     "seat",
     "seat-choose",
     "audit",
+    "live",
 }
 
 

@@ -192,7 +192,10 @@ def next_facts(doc: Node) -> dict[str, str]:
 
 
 def grid_cards(doc: Node) -> list[str]:
-    return [b.attrs["data-card"] for b in doc.find("div", id="cardgrid").find_all("button")]
+    return [
+        b.attrs["data-card"]
+        for b in doc.find("div", id="cardgrid").find_all("button", class_="cardtap")
+    ]
 
 
 def unlabelled_controls(doc: Node) -> list[str]:
@@ -423,7 +426,7 @@ def test_sheet_fragment_is_the_table_main_region_alone(client: Client) -> None:
 
     assert response.status_code == 200
     body = response.content.decode()
-    assert body.lstrip().startswith('<div id="table-main">')
+    assert body.lstrip().startswith('<div id="table-main" ')
     assert "<html" not in body
 
 
@@ -559,7 +562,7 @@ def test_htmx_post_answers_with_the_table_main_fragment_and_the_new_hand(
 
     assert response.status_code == 200
     body = response.content.decode()
-    assert body.lstrip().startswith('<div id="table-main">')
+    assert body.lstrip().startswith('<div id="table-main" ')
     assert "<html" not in body
     doc = parse(response)
     assert doc.find("p", class_="ok").text() == "Hand 1 recorded."
@@ -580,7 +583,7 @@ def test_htmx_post_of_a_rejected_hand_answers_400_with_the_fragment_and_the_entr
 
     assert response.status_code == 422
     body = response.content.decode()
-    assert body.lstrip().startswith('<div id="table-main">')
+    assert body.lstrip().startswith('<div id="table-main" ')
     doc = parse(response)
     assert errors_beside(doc, "held_1")[0].startswith("Not a card of this deck — Ben — 1D")
     assert value_of(doc, "held_1") == "AS 1D"

@@ -534,7 +534,9 @@ def directed_rule(act: Act, who: str, *, complete: bool, reason: bool) -> object
     """A tournament table: its seats while the round is open; the club's directors always
     (once complete, with a reason); resolving, finishing and rotating a director's."""
     if who == "director":
-        return "reason" if complete and not reason and act not in (Act.FINISH, Act.ROTATE) else True
+        # A new hand into a complete round is refused by the finished game, not for a reason.
+        exempt = (Act.FINISH, Act.ROTATE, Act.ENTER)
+        return "reason" if complete and not reason and act not in exempt else True
     if act in (Act.RESOLVE, Act.FINISH, Act.ROTATE):
         return "not_allowed.director"
     if who != "a":

@@ -2,8 +2,16 @@
  *
  * Every cards field stays a plain text field (typed notation works, and the page works without
  * this script); the grid only writes tokens into the field last focused. A card whose copies
- * are all used in this hand is greyed out; each field shows its running count; Bluke shows a
+ * are all used in this hand is greyed out and disabled (with several decks, Rook, each card shows
+ * how many of its copies are taken: "2/3"); each field shows its running count; Bluke shows a
  * live check that the tricks add up to the cards dealt. The server checks every rule again.
+ * While the grid is open the cards fields ask for no on-screen keyboard (inputmode="none");
+ * "Type instead" closes the grid and brings the keyboard back.
+ *
+ * Every phone at the table keeps its sheet live: every few seconds (while the page is shown)
+ * it asks for the live region (the "Next" facts and the sheet) with the version it shows; the
+ * server answers 304 while nothing changed. Only the live region is replaced: the entry form,
+ * what is typed in it and the focus stay.
  * Strings come from Django's JavaScript catalogue (gettext, ngettext, interpolate).
  */
 (function () {
@@ -60,6 +68,16 @@
     var copies = parseInt(form.dataset.copies || "1", 10);
     var targets = Array.prototype.slice.call(form.querySelectorAll(".target"));
     var active = null;
+    var typing = false;  // the grid closed by "Type instead": the keyboard is back
+    var opener = form.querySelector("[data-grid-open]");
+
+    // No on-screen keyboard over the grid: a cards field opens the grid when focused.
+    function keyboard(on) {
+      targets.forEach(function (target) {
+        var field = fieldOf(target);
+        if (on) { field.removeAttribute("inputmode"); } else { field.setAttribute("inputmode", "none"); }
+      });
+    }
 
     function fieldOf(target) { return target.querySelector("input[type=text], input:not([type]), textarea"); }
 
@@ -82,8 +100,36 @@
     function activate(target) {
       targets.forEach(function (t2) { t2.classList.toggle("active", t2 === target); });
       active = target;
-      if (grid && target) { target.after(grid); grid.hidden = false; }
+      if (grid && target && typing) {
+        target.after(opener);
+        opener.hidden = false;
+      } else if (grid && target) {
+        target.after(grid);
+        grid.hidden = false;
+      }
       refresh();
+    }
+
+    function closeGrid() {
+      typing = true;
+      keyboard(true);
+      grid.hidden = true;
+      var target = active || targets[0];
+      active = null;
+      activate(target);
+      var field = fieldOf(target);
+      field.blur();  // a field focused again shows the keyboard its inputmode now asks for
+      field.focus();
+    }
+
+    function openGrid() {
+      typing = false;
+      keyboard(false);
+      opener.hidden = true;
+      var target = active || targets[0];
+      active = null;
+      activate(target);
+      fieldOf(target).focus({ preventScroll: true });
     }
 
     function refresh() {
@@ -111,10 +157,13 @@
       }
       grid.querySelectorAll(".cardtap").forEach(function (button) {
         var card = button.dataset.card;
-        var exhausted = (counts[card] || 0) >= copies;
+        var taken = counts[card] || 0;
+        var exhausted = taken >= copies;
         button.classList.toggle("used", exhausted && !mine[card]);
         button.setAttribute("aria-pressed", mine[card] ? "true" : "false");
-        button.setAttribute("aria-disabled", exhausted && !mine[card] ? "true" : "false");
+        button.disabled = exhausted && !mine[card];
+        var shown = button.querySelector("[data-taken]");
+        if (shown && copies > 1) { shown.textContent = taken ? " " + taken + "/" + copies : ""; }
       });
     }
 
@@ -196,6 +245,11 @@
     // After a rejected entry: the first field at fault has the focus.
     var invalid = form.querySelector("[aria-invalid=true]");
     if (invalid && form.querySelector(".error")) { invalid.focus({ preventScroll: true }); }
+    if (grid && targets.length) {
+      keyboard(false);
+      grid.querySelector("[data-grid-close]").addEventListener("click", closeGrid);
+      opener.addEventListener("click", openGrid);
+    }
     if (grid) {
       grid.addEventListener("click", function (event) {
         var button = event.target.closest(".cardtap");
@@ -236,4 +290,68 @@
       window.scrollTo(0, 0);
     }
   });
+
+  // --- the live sheet -------------------------------------------------------------------------
+
+  var polling = false;
+
+  function swapLive(html) {
+    var main = document.getElementById("table-main");
+    var before = document.getElementById("live-next");
+    var incoming = document.createElement("template");
+    incoming.innerHTML = html;
+    var after = incoming.content.getElementById("live-next");
+    var mode = before ? before.dataset.mode : null;
+    incoming.content.querySelectorAll("[data-live]").forEach(function (node) {
+      var here = document.getElementById(node.id);
+      if (!here) { return; }
+      // Focus inside the region (a hand's link) goes to the same place in the new one.
+      var focused = here.contains(document.activeElement) ? document.activeElement : null;
+      var holder = focused && focused.closest("[id]");
+      here.replaceWith(node);
+      if (holder) {
+        var again = document.getElementById(holder.id);
+        var target = again && (again.matches("a, button, input") ? again : again.querySelector("a, button"));
+        if (target) { target.focus({ preventScroll: true }); }
+      }
+    });
+    // A table that could take no hand and now can (its round published, a hand voided):
+    // the whole region, form included, since there is no typing to keep.
+    if (after && mode !== after.dataset.mode && after.dataset.mode === "open" &&
+        !document.getElementById("entry") && window.htmx && main) {
+      window.htmx.ajax("GET", main.dataset.mainUrl, { target: "#table-main", swap: "outerHTML" });
+    }
+  }
+
+  function poll() {
+    var main = document.getElementById("table-main");
+    var live = document.getElementById("live-next");
+    if (!main || !live || !main.dataset.liveUrl || polling) { return; }
+    if (document.visibilityState === "hidden") { return; }
+    polling = true;
+    fetch(main.dataset.liveUrl, {
+      headers: { "If-None-Match": '"' + live.dataset.version + '"' },
+      cache: "no-store",
+      credentials: "same-origin"
+    }).then(function (response) {
+      // 304: nothing changed. Anything else but 200: ask again next time.
+      return response.status === 200 ? response.text() : null;
+    }).then(function (html) {
+      if (html) { swapLive(html); }
+    }).catch(function () { /* offline: ask again next time */ }).then(function () {
+      polling = false;
+    });
+  }
+
+  function startPolling() {
+    var main = document.getElementById("table-main");
+    if (!main || !main.dataset.liveUrl || startPolling.timer) { return; }
+    var seconds = parseInt(main.dataset.poll || "3", 10);
+    startPolling.timer = window.setInterval(poll, seconds * 1000);
+    // Back on screen: ask at once (the timer runs, but asks nothing while the page is hidden).
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") { poll(); }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", startPolling);
 })();
