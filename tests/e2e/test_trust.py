@@ -84,11 +84,9 @@ def test_a_table_of_three_confirms_disputes_and_the_director_resolves(
     hand = Hand.objects.get(game=game, number=1)
     assert (hand.status, hand.entered_seat_id) == ("provisional", seats[0].pk)
 
-    # B and C see it provisional, entered by A.
-    # TODO(phone): the live sheet (polling with the ETag of Game.version) lets them see it
-    # without reloading; until it is on main, they reload.
+    # B and C see it provisional, entered by A, within 5 s and without reloading (the live
+    # sheet: each phone polls the table's live region).
     for phone in (b, c):
-        phone.reload()
         expect(status_of(phone, 1)).to_have_text("Provisional", timeout=5_000)
         expect(phone.locator("#hand-1 .who")).to_have_text(f"by {a_name}")
 
@@ -102,15 +100,13 @@ def test_a_table_of_three_confirms_disputes_and_the_director_resolves(
     a.locator("#id_by").select_option(label=b_name)
     a.locator("#submit-hand").click()
     expect(a.locator("[role=status]")).to_contain_text("Hand 2 recorded")
-    c.reload()
-    expect(status_of(c, 2)).to_have_text("Provisional")
+    expect(status_of(c, 2)).to_have_text("Provisional", timeout=5_000)
     c.get_by_role("link", name="Dispute hand 2").click()
     c.get_by_label("Reason").fill(f"{c_name} tonked out, not {b_name}")
     c.get_by_role("button", name="Dispute").click()
     expect(status_of(c, 2)).to_have_text("Disputed")
     expect(c.locator("#actions-2")).to_contain_text(f"{c_name} tonked out, not {b_name}")
-    b.reload()
-    expect(status_of(b, 2)).to_have_text("Disputed")
+    expect(status_of(b, 2)).to_have_text("Disputed", timeout=5_000)
     expect(b.get_by_role("button", name="Confirm hand 2")).to_have_count(0)
     b.screenshot(path=screenshot_dir / "trust-table-360x740.png", full_page=True)
 
@@ -130,8 +126,7 @@ def test_a_table_of_three_confirms_disputes_and_the_director_resolves(
     expect(status_of(desk, 2)).to_have_text("Confirmed")
     current = Hand.objects.get(game=game, number=2, state="current")
     assert (current.revision, current.status, current.entry["by"]) == (2, "confirmed", c_name)
-    c.reload()
-    expect(status_of(c, 2)).to_have_text("Confirmed")
+    expect(status_of(c, 2)).to_have_text("Confirmed", timeout=5_000)
 
     # The audit lists every step with who, when and why.
     desk.get_by_role("link", name="Audit: every change to this table's hands").click()
