@@ -127,6 +127,7 @@ class TournamentListApi(TournamentApiView):
         minutes_per_round = serializers.IntegerField(required=False, allow_null=True)
         missed_round_score = serializers.CharField(required=False)
         basis = serializers.CharField(required=False)
+        confirmation = serializers.CharField(required=False)
         seed = serializers.IntegerField(required=False)
 
     @extend_schema(responses={200: TournamentOut(many=True), **errors(*READ_ERRORS)})

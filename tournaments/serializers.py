@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scoring.serializers import BlankAsNullCharField, GameNameField, JsonObjectField
+from scoring.models import Game
 from tournaments.models import Round, Table, Tournament
 from tournaments.selectors import Standings
 
@@ -47,6 +48,7 @@ class TournamentOut(serializers.Serializer[Any]):
     minutes_per_round = serializers.IntegerField(allow_null=True)
     missed_round_score = serializers.ChoiceField(choices=Tournament.Missed.choices)
     basis = serializers.ChoiceField(choices=Tournament.Basis.choices)
+    confirmation = serializers.ChoiceField(choices=Game.Confirmation.choices)
     seed = serializers.IntegerField()
     rounds_complete = serializers.IntegerField()
 
