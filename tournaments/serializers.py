@@ -10,9 +10,9 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from scoring.models import Game, HandEvent
 from scoring.serializers import BlankAsNullCharField, GameNameField, JsonObjectField
-from scoring.models import Game
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import AuditEntry, Round, Table, Tournament
 from tournaments.selectors import Standings
 
 
@@ -199,3 +199,47 @@ class StandingsOut(serializers.Serializer[Any]):
     @extend_schema_field(serializers.ChoiceField(choices=Tournament.Basis.choices))
     def get_basis(self, standings: Standings) -> str:
         return str(self.context["basis"])
+
+
+#: What a step of a tournament's audit may be: the tournament's own actions and a hand's.
+AUDIT_ACTIONS = (
+    *AuditEntry.Action.values,
+    "enter",
+    "correct",
+    *HandEvent.Action.values,
+)
+
+
+class AuditWhoOut(serializers.Serializer[Any]):
+    """Who made a step: the signed-in user's username, and/or the seat (its name) and its
+    club player; all null for the system (the round clock, a round completed by its last
+    result)."""
+
+    user = serializers.CharField(allow_null=True)
+    seat = serializers.CharField(allow_null=True)
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+
+
+class AuditStepOut(serializers.Serializer[Any]):
+    """One step of a tournament's audit, oldest first: ``kind`` ``"tournament"`` (a round or
+    registration change) or ``"hand"`` (a hand of a table's game: entered, corrected,
+    confirmed, disputed, resolved, voided, restored), when, the round and table concerned,
+    the game, hand and revision (hand steps), who, why, and the step's facts."""
+
+    at = serializers.DateTimeField()
+    kind = serializers.ChoiceField(
+        source="source", choices=[("tournament", "tournament"), ("hand", "hand")]
+    )
+    action = serializers.ChoiceField(choices=[(a, a) for a in dict.fromkeys(AUDIT_ACTIONS)])
+    round = serializers.IntegerField(source="round_number", allow_null=True)
+    table = serializers.IntegerField(source="table_number", allow_null=True)
+    game = serializers.IntegerField(source="game_id", allow_null=True)
+    hand = serializers.IntegerField(allow_null=True)
+    revision = serializers.IntegerField(allow_null=True)
+    who = serializers.SerializerMethodField()
+    reason = serializers.CharField(allow_blank=True)
+    details = JsonObjectField()
+
+    @extend_schema_field(AuditWhoOut)
+    def get_who(self, line: Any) -> Any:
+        return AuditWhoOut(line).data

@@ -28,8 +28,8 @@ from scoring.forms import (
     start_error_text,
 )
 from scoring.games import adapter_for
-from tonkrules import RuleError
 from scoring.models import Game
+from tonkrules import RuleError
 from tournaments.errors import TournamentError
 from tournaments.forms.common import MAX_ROUNDS, error_text, table_sizes
 from tournaments.models import (

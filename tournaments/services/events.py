@@ -303,8 +303,8 @@ def registration_withdraw(
     Raises:
         TournamentError: ``bad_reason``.
     """
-    registration = Registration.objects.select_for_update().select_related("player").get(
-        pk=registration.pk
+    registration = (
+        Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
     )
     if registration.withdrawn_after is None:
         last = _last_round(registration.tournament)

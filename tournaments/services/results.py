@@ -89,9 +89,9 @@ def seat_results_write(
     directly.
     """
     if confirmed_only is None:
-        confirmed_only = Game.objects.filter(pk=game_id).exclude(
-            confirmation=Game.Confirmation.NONE
-        ).exists()
+        confirmed_only = (
+            Game.objects.filter(pk=game_id).exclude(confirmation=Game.Confirmation.NONE).exists()
+        )
     SeatResult.objects.filter(game_id=game_id).delete()
     SeatResult.objects.bulk_create(
         SeatResult(

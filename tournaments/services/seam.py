@@ -31,9 +31,9 @@ def game_changed(event: GameChanged) -> None:
     confirmed hands only), the table's state (playing; reported once its hand limit is reached
     and, where confirmation is required, every current hand is confirmed), the round's
     (playing; complete when every table reported: the round's games are then finished here,
-    with ``origin=ORIGIN``, so those changes are not announced back), later rounds already seated flagged as seated on
-    superseded standings, and the standings refreshed: one results version and one refresh
-    per event.
+    with ``origin=ORIGIN``, so those changes are not announced back), later rounds already
+    seated flagged as seated on superseded standings, and the standings refreshed: one
+    results version and one refresh per event (a confirmation, a dispute and a restore too).
 
     Args:
         event: the change scoring announced, after its commit (``scoring.events``).
@@ -88,7 +88,5 @@ def _reported(game: Game) -> bool:
     if game.confirmation == Game.Confirmation.NONE:
         return True
     return not (
-        game.hands.filter(state=Hand.State.CURRENT)
-        .exclude(status=Hand.Status.CONFIRMED)
-        .exists()
+        game.hands.filter(state=Hand.State.CURRENT).exclude(status=Hand.Status.CONFIRMED).exists()
     )
