@@ -19,11 +19,21 @@ from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import (
+    Case,
+    CharField,
+    Exists,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 
 from scoring import games
 from scoring import selectors as scoring_selectors
-from tournaments.models import Registration, SeatResult, Table, Tournament
+from scoring.models import Hand
+from tournaments.models import Registration, Round, SeatResult, Table, TableSeat, Tournament
 from tournaments.standings import (
     Entry,
     SeatColumns,
@@ -36,7 +46,7 @@ from tournaments.standings import (
 #: never read again and simply expire.
 STANDINGS_CACHE_SECONDS = 24 * 60 * 60
 #: Part of the cache key: bump it when the cached rows change shape (a deploy then misses).
-STANDINGS_CACHE_FORMAT = 1
+STANDINGS_CACHE_FORMAT = 2
 
 TiebreakColumn = games.TiebreakColumn
 """A tie-break column: its key (``TieBreak.key``), its title and a one-line explanation (both
@@ -171,13 +181,46 @@ def _results_query(
     )
 
 
-ENTRY_COLUMNS = ("id", "player_id", "player__name", "from_round", "withdrawn_after")
+ENTRY_COLUMNS = ("id", "player_id", "player__name", "from_round", "withdrawn_after", "in_play")
+
+
+def _in_play() -> tuple[Case, Subquery]:
+    """Where a registration's table stands in the round in play (a round published and not
+    complete; at most one at a time, else the latest), as ``tournaments.standings.IN_PLAY`` words it: ``""``
+    (not seated in it, a substitute in their seat, or no round in play), ``not_reported`` (no
+    current hand), ``provisional`` (a current hand not confirmed: provisional or disputed),
+    ``reported``. Subqueries of the registrations' query: no query of its own."""
+    in_play_round = (
+        Round.objects.filter(
+            tournament_id=OuterRef(OuterRef("tournament_id")),
+            state__in=(Round.State.PUBLISHED, Round.State.PLAYING),
+        )
+        .order_by("-number")
+        .values("pk")[:1]
+    )
+    game = Subquery(
+        TableSeat.objects.filter(
+            registration_id=OuterRef("pk"), substitute="", round_id=Subquery(in_play_round)
+        ).values("table__game_id")[:1]
+    )
+    current = Hand.objects.filter(game_id=OuterRef("in_play_game"), state=Hand.State.CURRENT)
+    return Case(
+        When(in_play_game__isnull=True, then=Value("")),
+        When(Exists(current.exclude(status=Hand.Status.CONFIRMED)), then=Value("provisional")),
+        When(Exists(current), then=Value("reported")),
+        default=Value("not_reported"),
+        output_field=CharField(),
+    ), game
 
 
 def _entries_query(tournament_id: int) -> QuerySet[Registration, tuple[Any, ...]]:
-    """The tournament's registrations with their players' names: rows in ``Entry``'s order."""
+    """The tournament's registrations with their players' names and where their table stands
+    in the round in play: rows in ``Entry``'s order (one query)."""
+    in_play, game = _in_play()
     return (
         Registration.objects.filter(tournament_id=tournament_id)
+        .annotate(in_play_game=game)
+        .annotate(in_play=in_play)
         .order_by()
         .values_list(*ENTRY_COLUMNS)
     )
