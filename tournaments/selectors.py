@@ -186,8 +186,9 @@ ENTRY_COLUMNS = ("id", "player_id", "player__name", "from_round", "withdrawn_aft
 
 def _in_play() -> tuple[Case, Subquery]:
     """Where a registration's table stands in the round in play (a round published and not
-    complete; at most one at a time, else the latest), as ``tournaments.standings.IN_PLAY`` words it: ``""``
-    (not seated in it, a substitute in their seat, or no round in play), ``not_reported`` (no
+    complete; at most one at a time, else the latest), as ``tournaments.standings.IN_PLAY``
+    words it: ``""`` (not seated in it, a substitute in their seat, or no round in play),
+    ``not_reported`` (no
     current hand), ``provisional`` (a current hand not confirmed: provisional or disputed),
     ``reported``. Subqueries of the registrations' query: no query of its own."""
     in_play_round = (

@@ -14,6 +14,7 @@ from scoring.models import Game, HandEvent
 from scoring.serializers import BlankAsNullCharField, GameNameField, JsonObjectField
 from tournaments.models import AuditEntry, Round, Table, Tournament
 from tournaments.selectors import Standings
+from tournaments.standings import IN_PLAY
 
 
 def tournament_url(tournament: Tournament) -> str:
@@ -170,11 +171,17 @@ class RoundScoresField(serializers.Field[Any, Any, Any, Any]):
 
 
 class StandingRowOut(serializers.Serializer[Any]):
-    """One line of the standings: the place as shown (``"2="`` when shared), the player, the
-    total as an exact fraction with a decimal for display, the tie-break values (in the order
-    of the tie-break columns) and each round's score."""
+    """One line of the standings: the place as shown (``"2="`` when shared; ``""`` for a
+    player not ranked yet, ``ranked`` false: no score yet, listed after those who scored), the
+    player, the total as an exact fraction with a decimal for display, the tie-break values
+    (in the order of the tie-break columns), each round's score, and ``in_play``: where the
+    player's table stands in the round in play (``""``: not playing one; ``not_reported``:
+    nothing entered yet; ``provisional``: hands not yet confirmed, which do not count yet;
+    ``reported``)."""
 
-    place = serializers.CharField(source="label")
+    place = serializers.CharField(source="label", allow_blank=True)
+    ranked = serializers.BooleanField()
+    in_play = serializers.ChoiceField(choices=[(v, v or "none") for v in IN_PLAY], allow_blank=True)
     registration = serializers.IntegerField(source="registration_id")
     name = serializers.CharField()
     withdrawn = serializers.BooleanField()
