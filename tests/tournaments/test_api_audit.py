@@ -90,6 +90,8 @@ def test_filtered_by_round_and_table(played: Tournament, director: Any) -> None:
     assert [s["action"] for s in table] == ["enter", "dispute"]
     assert later == []
     assert bad.status_code == 400
+    assert bad.json()["error"]["code"] == "bad_format"
+    assert bad.json()["error"]["fields"] == {"round": ["A whole number."]}
 
 
 @pytest.mark.parametrize("caller", ["club member", "director of another club", "anonymous"])

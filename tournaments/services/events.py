@@ -304,7 +304,9 @@ def registration_withdraw(
         TournamentError: ``bad_reason``.
     """
     registration = (
-        Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .get(pk=registration.pk)
     )
     if registration.withdrawn_after is None:
         last = _last_round(registration.tournament)
