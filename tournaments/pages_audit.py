@@ -32,6 +32,14 @@ def _hand_actions() -> dict[str, str]:
     }
 
 
+#: A director's resolution of a dispute, as people read it.
+RESOLUTIONS = {
+    "confirm": lambda: pgettext("resolution", "confirmed as entered"),
+    "correct": lambda: pgettext("resolution", "corrected"),
+    "void": lambda: pgettext("resolution", "voided"),
+}
+
+
 @dataclass(frozen=True)
 class AuditRow:
     """A step of the audit as the page shows it."""
@@ -71,8 +79,9 @@ def _what(line: selectors.AuditLine, actions: dict[str, str]) -> str:
     details = line.details
     if line.source == "hand":
         text = actions.get(line.action, line.action)
-        if line.action == "resolve" and details.get("resolution"):
-            text += _(": %(resolution)s") % {"resolution": details["resolution"]}
+        resolution = RESOLUTIONS.get(str(details.get("resolution", "")))
+        if line.action == "resolve" and resolution:
+            text += _(": %(resolution)s") % {"resolution": resolution()}
         return text
     text = str(AuditEntry.Action(line.action).label)
     if details.get("substitute"):

@@ -186,6 +186,13 @@ def test_the_audit_page_lists_round_changes_and_hand_steps_with_who_and_why(
         scoring_services.hand_dispute(
             game=first.game, number=1, by=Actor(seat_id=b.pk), reason="Miscounted"
         )
+        scoring_services.hand_resolve(
+            game=first.game,
+            number=1,
+            by=Actor(user=director),
+            action="confirm",
+            reason="Counted again",
+        )
         _knock_as(second.game, 0)
     act(url("close", tournament.pk, rnd.number), {"reason": "Hall closes"})
 
@@ -197,6 +204,10 @@ def test_the_audit_page_lists_round_changes_and_hand_steps_with_who_and_why(
     assert f"Closed a round round 1 {user} Hall closes" in whole
     assert f"Entered round 1 · table 1 · hand 1, revision 1 {a.name} (seat)" in whole
     assert f"Disputed round 1 · table 1 · hand 1, revision 1 {b.name} (seat) Miscounted" in whole
+    assert (
+        f"Resolved: confirmed as entered round 1 · table 1 · hand 1, revision 1 {user} "
+        "Counted again"
+    ) in whole
     assert "table 2" in whole
     assert "Miscounted" in table and "table 2" not in table
     assert "Closed a round" not in table
