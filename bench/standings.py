@@ -308,6 +308,7 @@ def tournament_write(kind: str, *, hands_per_round: int, seed: int) -> Written:
                 game_id=table["game_id"],
                 tournament_id=tournament.pk,
                 round_number=number_of[table["round_id"]],
+                confirmed_only=False,  # the seam reads it from the game it holds
             )
     return Written(tournament, len(games), len(hands), len(lines), time.perf_counter() - started)
 
@@ -482,7 +483,10 @@ def measure(case: Case, *, runs: int, hit_runs: int, redis_ok: bool) -> None:
         "materialising one game (write side)": p50(
             timed(
                 lambda: seat_results_write(
-                    game_id=game_id, tournament_id=t.pk, round_number=round_number
+                    game_id=game_id,
+                    tournament_id=t.pk,
+                    round_number=round_number,
+                    confirmed_only=False,  # as the seam calls it (its games need none)
                 ),
                 few,
             )

@@ -1,5 +1,5 @@
 """The tournaments REST API (``/api/v1/tournaments/``): events, registrations, rounds (seat,
-publish, close, regenerate, substitutes) and standings.
+publish, close, regenerate, substitutes), standings and the audit.
 
 Views are thin: they parse, authorise (a club's members read its tournaments, its directors
 change them; any other caller gets 404), call one service or selector and render. A request
@@ -16,9 +16,11 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,6 +38,7 @@ from scoring.serializers import GameNameField
 from tournaments import selectors, services
 from tournaments.models import Membership, Player, Registration, Round, Tournament
 from tournaments.serializers import (
+    AuditStepOut,
     RegistrationOut,
     RoundOut,
     StandingsOut,
@@ -127,6 +130,7 @@ class TournamentListApi(TournamentApiView):
         minutes_per_round = serializers.IntegerField(required=False, allow_null=True)
         missed_round_score = serializers.CharField(required=False)
         basis = serializers.CharField(required=False)
+        confirmation = serializers.CharField(required=False)
         seed = serializers.IntegerField(required=False)
 
     @extend_schema(responses={200: TournamentOut(many=True), **errors(*READ_ERRORS)})
@@ -195,7 +199,9 @@ class RegistrationListApi(TournamentApiView):
         player = Player.objects.filter(pk=data.validated_data["player"]).first()
         if player is None:
             raise Http404
-        registration = services.registration_add(tournament=tournament, player=player)
+        registration = services.registration_add(
+            tournament=tournament, player=player, by=request.user
+        )
         return Response(RegistrationOut(registration).data, status=status.HTTP_201_CREATED)
 
 
@@ -210,7 +216,7 @@ class WithdrawalApi(TournamentApiView):
             tournament=tournament,
             pk=registration_id,
         )
-        registration = services.registration_withdraw(registration=registration)
+        registration = services.registration_withdraw(registration=registration, by=request.user)
         return Response(RegistrationOut(registration).data)
 
 
@@ -234,7 +240,7 @@ class RoundListApi(TournamentApiView):
     @extend_schema(request=None, responses={202: RoundOut, **errors(*ACTION_ERRORS)})
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
-        rnd, _created = services.round_seat(tournament=tournament)
+        rnd, _created = services.round_seat(tournament=tournament, by=request.user)
         rnd.refresh_from_db()
         return Response(
             RoundOut(rnd, context={"director": True}).data,
@@ -277,14 +283,14 @@ class RoundPublishApi(RoundActionApi):
     """``POST``: publish a seated round: its tables open and its clock starts."""
 
     def act(self, rnd: Round, request: Request) -> Round:
-        return services.round_publish(round=rnd)
+        return services.round_publish(round=rnd, by=request.user)
 
 
 class RoundCloseApi(RoundActionApi):
     """``POST``: close a round: tables that entered no hand are not played."""
 
     def act(self, rnd: Round, request: Request) -> Round:
-        return services.round_close(round=rnd)
+        return services.round_close(round=rnd, by=request.user)
 
 
 class RoundRegenerateApi(RoundActionApi):
@@ -292,7 +298,7 @@ class RoundRegenerateApi(RoundActionApi):
     superseded)."""
 
     def act(self, rnd: Round, request: Request) -> Round:
-        return services.round_regenerate(round=rnd)
+        return services.round_regenerate(round=rnd, by=request.user)
 
 
 class SubstituteApi(TournamentApiView):
@@ -318,7 +324,10 @@ class SubstituteApi(TournamentApiView):
             pk=data.validated_data["registration"],
         )
         services.substitute_set(
-            round=rnd, registration=registration, substitute=data.validated_data["substitute"]
+            round=rnd,
+            registration=registration,
+            substitute=data.validated_data["substitute"],
+            by=request.user,
         )
         rnd.refresh_from_db()
         return Response(RoundOut(rnd, context={"director": True}).data)
@@ -330,3 +339,38 @@ class StandingsApi(TournamentApiView):
     @extend_schema(responses={200: StandingsOut, **errors(*READ_ERRORS)})
     def get(self, request: Request, tournament_id: int) -> Response:
         return Response(standings_body(self.tournament(tournament_id, direct=False)))
+
+
+# --- audit ------------------------------------------------------------------------------------
+
+AUDIT_FILTERS = [
+    OpenApiParameter("round", int, description="Only this round's steps."),
+    OpenApiParameter(
+        "table", int, description="With ``round``: only this table's steps (its hands too)."
+    ),
+]
+
+
+class AuditApi(TournamentApiView):
+    """``GET``: the tournament's audit, oldest first (directors of the club only: a member
+    gets 403, anyone else 404): every change to its rounds and registrations merged with the
+    hand trails of its tables' games, each with who, when and why."""
+
+    @extend_schema(
+        parameters=AUDIT_FILTERS,
+        responses={200: AuditStepOut(many=True), **errors(400, *READ_ERRORS)},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = self.tournament(tournament_id, direct=False)
+        if not self.is_director(tournament):
+            raise PermissionDenied(_("Only the club's directors see a tournament's audit."))
+        filters: dict[str, int] = {}
+        for name, keyword in (("round", "round_number"), ("table", "table_number")):
+            value = request.query_params.get(name)
+            if value is None:
+                continue
+            if not value.isdigit():
+                raise ValidationError({name: [_("A whole number.")]})
+            filters[keyword] = int(value)
+        lines = selectors.tournament_audit(tournament, **filters)
+        return Response(AuditStepOut(lines, many=True).data)

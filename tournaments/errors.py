@@ -51,6 +51,7 @@ TOURNAMENT_MESSAGES: dict[str, Template] = {
     "results_exist": _("round %(round)s has results: its seating can no longer change"),
     "results_exist.table": _("the table has hands: its seats can no longer change"),
     "already_seated": _("%(name)s already sits in round %(round)s"),
+    "bad_reason": _("a reason is text of at most %(max)s characters"),
     "registered": _(
         "%(name)s is registered in this tournament: a registered player cannot substitute"
     ),

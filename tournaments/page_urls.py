@@ -3,6 +3,7 @@ club) and the public pages (no sign-in: standings, rounds, players, the big scre
 
 from django.urls import path
 
+from tournaments import pages_audit
 from tournaments import pages_director as director
 from tournaments import pages_public as public
 
@@ -49,6 +50,12 @@ urlpatterns = [
         "tournaments/<int:tournament_id>/manage/rounds/<int:number>/cards/",
         director.table_cards,
         name="cards",
+    ),
+    path("tournaments/<int:tournament_id>/manage/audit/", pages_audit.audit, name="audit"),
+    path(
+        "tournaments/<int:tournament_id>/manage/rounds/<int:number>/tables/<int:table>/links/",
+        director.table_links,
+        name="links",
     ),
     # Public pages.
     path("tournaments/<int:tournament_id>/", public.standings_page, name="standings"),

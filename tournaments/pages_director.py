@@ -7,6 +7,10 @@ Every page and action is for signed-in directors of the tournament's club only
 tournaments cannot be discovered, and an anonymous request goes to sign-in. Views are thin:
 they parse, call one service, and answer 303 back to the dashboard (htmx requests: an
 ``HX-Redirect``); a refusal of the service becomes a message, never a 500.
+
+It stays one module: every view shares the access guard and the one reading of a round's
+tables (the live grid with its flags, and the printed table cards with their links). The
+audit page is :mod:`tournaments.pages_audit`.
 """
 
 from __future__ import annotations
@@ -35,8 +39,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_htmx.http import HttpResponseClientRedirect
 
+from scoring.errors import NotAllowed
 from scoring.games import adapter_for
 from scoring.htmx import HtmxHttpRequest
+from scoring.models import Game, Hand, Seat
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.forms import (
@@ -114,6 +120,11 @@ def _refused(request: HtmxHttpRequest, exc: TournamentError, **params: object) -
     messages.error(request, error_text(exc, **params))
 
 
+def _reason(request: HtmxHttpRequest) -> str:
+    """The optional reason a director gave for an action (kept in the tournament's audit)."""
+    return request.POST.get("reason", "")
+
+
 def _round(tournament: Tournament, number: int) -> Round:
     return get_object_or_404(Round, tournament=tournament, number=number)
 
@@ -143,17 +154,55 @@ class TableView:
     link: str = ""
     qr: str = ""
     play: dict[str, Any] = field(default_factory=dict)
+    #: The first disputed hand's number (issue 12: the director resolves it), or None.
+    disputed: int | None = None
+    #: Its page at the table (where the resolve form is), or "".
+    disputed_url: str = ""
+    #: How many current hands wait for confirmation.
+    provisional: int = 0
+    #: Each seat's private link and its QR code (table cards): (seat name, link, QR svg).
+    seat_links: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def first_dealer(self) -> str:
         return self.seats[0].name if self.seats else ""
 
 
+def seat_url(seat_key: str) -> str:
+    """The path of a seat's private link (``scoring:seat``, ``/s/<seat key>/``)."""
+    return reverse("scoring:seat", kwargs={"seat_key": seat_key})
+
+
+def hand_url(game: Game, number: int) -> str:
+    """The page of hand ``number`` at a table, where a director resolves a dispute."""
+    return reverse("scoring:hand-edit", kwargs={"key": game.table_key, "number": number})
+
+
+def _unconfirmed(game_ids: list[int]) -> dict[int, list[tuple[int, str]]]:
+    """Per game, its current hands that are not confirmed: (number, status), in order."""
+    out: dict[int, list[tuple[int, str]]] = {}
+    rows = (
+        Hand.objects.filter(game_id__in=game_ids, state=Hand.State.CURRENT)
+        .exclude(status=Hand.Status.CONFIRMED)
+        .order_by("game_id", "number")
+        .values_list("game_id", "number", "status")
+    )
+    for game_id, number, status in rows:
+        out.setdefault(game_id, []).append((number, status))
+    return out
+
+
 def _tables(rnd: Round, request: HtmxHttpRequest | None = None) -> list[TableView]:
-    """The round's tables (three queries); with ``request``, each table's absolute link."""
+    """The round's tables (four queries), each flagged with its disputed and provisional
+    hands; with ``request``, each table's absolute link."""
     out = []
-    tables = rnd.tables.select_related("game").prefetch_related("seats__registration__player")
-    for table in tables.order_by("number"):
+    tables = list(
+        rnd.tables.select_related("game")
+        .prefetch_related("seats__registration__player")
+        .order_by("number")
+    )
+    waiting = _unconfirmed([t.game_id for t in tables])
+    for table in tables:
         seats = [
             SeatView(
                 name=seat.substitute or seat.registration.player.name,
@@ -164,6 +213,8 @@ def _tables(rnd: Round, request: HtmxHttpRequest | None = None) -> list[TableVie
             for i, seat in enumerate(table.seats.all())
         ]
         url = reverse("scoring:table", kwargs={"key": table.game.table_key})
+        unconfirmed = waiting.get(table.game_id, [])
+        disputed = next((n for n, s in unconfirmed if s == Hand.Status.DISPUTED), None)
         out.append(
             TableView(
                 table=table,
@@ -172,6 +223,9 @@ def _tables(rnd: Round, request: HtmxHttpRequest | None = None) -> list[TableVie
                 limit=table.game.hand_limit,
                 url=url,
                 link=request.build_absolute_uri(url) if request is not None else "",
+                disputed=disputed,
+                disputed_url=hand_url(table.game, disputed) if disputed is not None else "",
+                provisional=sum(1 for _n, s in unconfirmed if s == Hand.Status.PROVISIONAL),
             )
         )
     return out
@@ -329,7 +383,7 @@ def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
                 messages.error(request, cast(str, error))  # an ErrorList yields its messages
         return _back(request, tournament)
     try:
-        result = form.save()
+        result = form.save(by=request.user)
     except TournamentError as exc:
         _refused(request, exc)
     else:
@@ -346,7 +400,13 @@ def withdraw(
     registration = get_object_or_404(
         Registration.objects.select_related("player"), tournament=tournament, pk=registration_id
     )
-    services.registration_withdraw(registration=registration)
+    try:
+        services.registration_withdraw(
+            registration=registration, by=request.user, reason=_reason(request)
+        )
+    except TournamentError as exc:
+        _refused(request, exc)
+        return _back(request, tournament)
     messages.success(request, _("%(name)s is withdrawn.") % {"name": registration.player.name})
     return _back(request, tournament)
 
@@ -356,7 +416,9 @@ def seat(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """Seat the next round (the seating runs as a task: at once in the embedded mode; the
     grid shows "seating…" meanwhile). Asking twice gives the same round."""
     try:
-        rnd, _created = services.round_seat(tournament=tournament)
+        rnd, _created = services.round_seat(
+            tournament=tournament, by=request.user, reason=_reason(request)
+        )
     except TournamentError as exc:
         _refused(request, exc)
         return _back(request, tournament)
@@ -387,7 +449,7 @@ def publish(request: HtmxHttpRequest, tournament: Tournament, number: int) -> Ht
         request,
         tournament,
         number,
-        lambda rnd: services.round_publish(round=rnd),
+        lambda rnd: services.round_publish(round=rnd, by=request.user, reason=_reason(request)),
         _("Round %(round)d is published: the tables may play."),
     )
 
@@ -399,7 +461,7 @@ def close(request: HtmxHttpRequest, tournament: Tournament, number: int) -> Http
         request,
         tournament,
         number,
-        lambda rnd: services.round_close(round=rnd),
+        lambda rnd: services.round_close(round=rnd, by=request.user, reason=_reason(request)),
         _("Round %(round)d is closed."),
     )
 
@@ -411,7 +473,7 @@ def regenerate(request: HtmxHttpRequest, tournament: Tournament, number: int) ->
         request,
         tournament,
         number,
-        lambda rnd: services.round_regenerate(round=rnd),
+        lambda rnd: services.round_regenerate(round=rnd, by=request.user, reason=_reason(request)),
         _("Round %(round)d is being seated again on the current standings."),
     )
 
@@ -429,7 +491,13 @@ def substitute(request: HtmxHttpRequest, tournament: Tournament, number: int) ->
     registration = form.registration_object()
     name = form.cleaned_data["substitute"]
     try:
-        services.substitute_set(round=rnd, registration=registration, substitute=name)
+        services.substitute_set(
+            round=rnd,
+            registration=registration,
+            substitute=name,
+            by=request.user,
+            reason=_reason(request),
+        )
     except TournamentError as exc:
         _refused(request, exc, name=name)
     else:
@@ -437,6 +505,28 @@ def substitute(request: HtmxHttpRequest, tournament: Tournament, number: int) ->
             request,
             _("%(substitute)s plays for %(name)s in round %(round)d.")
             % {"substitute": name, "name": registration.player.name, "round": number},
+        )
+    return _back(request, tournament, number)
+
+
+@director_required("POST")
+def table_links(
+    request: HtmxHttpRequest, tournament: Tournament, number: int, table: int
+) -> HttpResponse:
+    """New private links for a table (its table link and every seat link): the old ones
+    open nothing any more. Print the table's card again."""
+    rnd = _round(tournament, number)
+    row = get_object_or_404(Table, round=rnd, number=table)
+    try:
+        services.table_links_rotate(table=row, by=request.user, reason=_reason(request))
+    except TournamentError as exc:
+        _refused(request, exc)
+    except NotAllowed:
+        messages.error(request, _("Only the club's directors change a table's links."))
+    else:
+        messages.success(
+            request,
+            _("Table %(table)d has new links: print its card again.") % {"table": table},
         )
     return _back(request, tournament, number)
 
@@ -459,12 +549,21 @@ def _what_to_play(tournament: Tournament, rnd: Round, view: TableView) -> dict[s
 @director_required("GET")
 def table_cards(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """A printable page of round ``number``'s table cards: one card per table with its
-    players in seat order, the first dealer, what to play, and a QR code of its table page."""
+    players in seat order, the first dealer, what to play, a QR code of its table page, and
+    each seat's private link with its QR code (issue 12: an entry says which seat made it)."""
     rnd = _round(tournament, number)
     tables = _tables(rnd, request) if rnd.state != Round.State.PLANNED else []
+    seats: dict[int, list[tuple[str, str]]] = {}
+    for game_id, name, key in Seat.objects.filter(
+        game_id__in=[v.table.game_id for v in tables]
+    ).values_list("game_id", "name", "seat_key"):  # in seat order (Seat's ordering)
+        seats.setdefault(game_id, []).append((name, key))
     for view in tables:
         view.qr = segno.make(view.link, error="m").svg_inline(scale=3)
         view.play = _what_to_play(tournament, rnd, view)
+        for name, key in seats.get(view.table.game_id, []):
+            link = request.build_absolute_uri(seat_url(key))
+            view.seat_links.append((name, link, segno.make(link, error="m").svg_inline(scale=2)))
     context = {
         "tournament": tournament,
         "round": rnd,

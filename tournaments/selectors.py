@@ -1,4 +1,5 @@
-"""Reads of the tournaments app: the standings, computed in two queries and cached.
+"""Reads of the tournaments app: the standings, computed in two queries and cached; the
+tournament's audit (:func:`tournament_audit`).
 
 The rules live in the pure ``tournaments.standings``; this module reads what they need from the
 database (the registrations; the seat results, each seat's aggregate over its game's current
@@ -14,13 +15,25 @@ import contextlib
 import gc
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import (
+    Case,
+    CharField,
+    Exists,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 
 from scoring import games
-from tournaments.models import Registration, SeatResult, Tournament
+from scoring import selectors as scoring_selectors
+from scoring.models import Hand
+from tournaments.models import Registration, Round, SeatResult, Table, TableSeat, Tournament
 from tournaments.standings import (
     Entry,
     SeatColumns,
@@ -33,7 +46,7 @@ from tournaments.standings import (
 #: never read again and simply expire.
 STANDINGS_CACHE_SECONDS = 24 * 60 * 60
 #: Part of the cache key: bump it when the cached rows change shape (a deploy then misses).
-STANDINGS_CACHE_FORMAT = 1
+STANDINGS_CACHE_FORMAT = 2
 
 TiebreakColumn = games.TiebreakColumn
 """A tie-break column: its key (``TieBreak.key``), its title and a one-line explanation (both
@@ -168,13 +181,47 @@ def _results_query(
     )
 
 
-ENTRY_COLUMNS = ("id", "player_id", "player__name", "from_round", "withdrawn_after")
+ENTRY_COLUMNS = ("id", "player_id", "player__name", "from_round", "withdrawn_after", "in_play")
+
+
+def _in_play() -> tuple[Case, Subquery]:
+    """Where a registration's table stands in the round in play (a round published and not
+    complete; at most one at a time, else the latest), as ``tournaments.standings.IN_PLAY``
+    words it: ``""`` (not seated in it, a substitute in their seat, or no round in play),
+    ``not_reported`` (no
+    current hand), ``provisional`` (a current hand not confirmed: provisional or disputed),
+    ``reported``. Subqueries of the registrations' query: no query of its own."""
+    in_play_round = (
+        Round.objects.filter(
+            tournament_id=OuterRef(OuterRef("tournament_id")),
+            state__in=(Round.State.PUBLISHED, Round.State.PLAYING),
+        )
+        .order_by("-number")
+        .values("pk")[:1]
+    )
+    game = Subquery(
+        TableSeat.objects.filter(
+            registration_id=OuterRef("pk"), substitute="", round_id=Subquery(in_play_round)
+        ).values("table__game_id")[:1]
+    )
+    current = Hand.objects.filter(game_id=OuterRef("in_play_game"), state=Hand.State.CURRENT)
+    return Case(
+        When(in_play_game__isnull=True, then=Value("")),
+        When(Exists(current.exclude(status=Hand.Status.CONFIRMED)), then=Value("provisional")),
+        When(Exists(current), then=Value("reported")),
+        default=Value("not_reported"),
+        output_field=CharField(),
+    ), game
 
 
 def _entries_query(tournament_id: int) -> QuerySet[Registration, tuple[Any, ...]]:
-    """The tournament's registrations with their players' names: rows in ``Entry``'s order."""
+    """The tournament's registrations with their players' names and where their table stands
+    in the round in play: rows in ``Entry``'s order (one query)."""
+    in_play, game = _in_play()
     return (
         Registration.objects.filter(tournament_id=tournament_id)
+        .annotate(in_play_game=game)
+        .annotate(in_play=in_play)
         .order_by()
         .values_list(*ENTRY_COLUMNS)
     )
@@ -218,3 +265,119 @@ def _standings(tournament: Tournament, rows: tuple[StandingRow, ...]) -> Standin
         rows=rows,
         tiebreaks=columns,
     )
+
+
+# --- the tournament's audit ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    """One step of a tournament's audit (issue 12): a change to its rounds or registrations
+    (``source`` ``"tournament"``, an ``AuditEntry``) or to a hand of one of its tables
+    (``source`` ``"hand"``, a step of ``scoring.selectors.game_audit``).
+
+    Attributes:
+        at: when.
+        source: ``"tournament"`` or ``"hand"``.
+        action: ``AuditEntry.Action`` (tournament) or ``enter``, ``correct``, ``confirm``,
+            ``dispute``, ``resolve``, ``void``, ``restore`` (hand).
+        round_number: the round concerned, or None.
+        table_number: the table concerned, or None.
+        game_id: the table's game (hand steps), or None.
+        hand: the hand's number in its game (hand steps), or None.
+        revision: the hand revision concerned (hand steps), or None.
+        user: the signed-in user's username, or None.
+        seat: the acting seat's name (hand steps), or None.
+        player_id: the acting seat's club player, or None.
+        reason: why (blank when none was given).
+        details: the step's facts (names, the resolution…).
+    """
+
+    at: datetime
+    source: str
+    action: str
+    round_number: int | None
+    table_number: int | None
+    game_id: int | None
+    hand: int | None
+    revision: int | None
+    user: str | None
+    seat: str | None
+    player_id: int | None
+    reason: str
+    details: dict[str, Any]
+
+    @property
+    def system(self) -> bool:
+        """Whether nobody in particular made it (the round clock, a round completed by its
+        last result, a hand recorded by a tournament's own step)."""
+        return self.user is None and self.seat is None
+
+
+def tournament_audit(
+    tournament: Tournament,
+    *,
+    round_number: int | None = None,
+    table_number: int | None = None,
+) -> list[AuditLine]:
+    """Every step of ``tournament``'s audit, oldest first: its own entries (publish, close,
+    call time, regenerate, substitute, registrations, seat, complete, new links) merged with
+    the hand trails of its tables' games (``scoring.selectors.game_audit``: entries,
+    corrections, confirmations, disputes, resolutions, voids, restores). Four queries.
+
+    Args:
+        round_number: only that round's steps (registrations are of no round unless a late
+            entry's first round).
+        table_number: with ``round_number``, only that table's steps (its hands, substitutes
+            and new links).
+    """
+    entries = tournament.audit.select_related("user")
+    tables = Table.objects.filter(round__tournament=tournament)
+    if round_number is not None:
+        entries = entries.filter(round_number=round_number)
+        tables = tables.filter(round__number=round_number)
+        if table_number is not None:
+            entries = entries.filter(table_number=table_number)
+            tables = tables.filter(number=table_number)
+    where = {
+        game_id: (number, table)
+        for game_id, number, table in tables.values_list("game_id", "round__number", "number")
+    }
+    lines = [
+        AuditLine(
+            at=entry.created_at,
+            source="tournament",
+            action=entry.action,
+            round_number=entry.round_number,
+            table_number=entry.table_number,
+            game_id=None,
+            hand=None,
+            revision=None,
+            user=entry.user.get_username() if entry.user else None,
+            seat=None,
+            player_id=None,
+            reason=entry.reason,
+            details=dict(entry.details),
+        )
+        for entry in entries
+    ]
+    lines += [
+        AuditLine(
+            at=step.at,
+            source="hand",
+            action=step.action,
+            round_number=where[step.game_id][0],
+            table_number=where[step.game_id][1],
+            game_id=step.game_id,
+            hand=step.number,
+            revision=step.revision,
+            user=step.user,
+            seat=step.seat,
+            player_id=step.player_id,
+            reason=step.reason,
+            details=step.details,
+        )
+        for step in scoring_selectors.game_audit(where)
+    ]
+    lines.sort(key=lambda line: line.at)
+    return lines

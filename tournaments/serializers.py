@@ -7,12 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from scoring.models import Game, HandEvent
 from scoring.serializers import BlankAsNullCharField, GameNameField, JsonObjectField
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import AuditEntry, Round, Table, Tournament
 from tournaments.selectors import Standings
+from tournaments.standings import IN_PLAY
 
 
 def tournament_url(tournament: Tournament) -> str:
@@ -47,6 +49,7 @@ class TournamentOut(serializers.Serializer[Any]):
     minutes_per_round = serializers.IntegerField(allow_null=True)
     missed_round_score = serializers.ChoiceField(choices=Tournament.Missed.choices)
     basis = serializers.ChoiceField(choices=Tournament.Basis.choices)
+    confirmation = serializers.ChoiceField(choices=Game.Confirmation.choices)
     seed = serializers.IntegerField()
     rounds_complete = serializers.IntegerField()
 
@@ -168,11 +171,17 @@ class RoundScoresField(serializers.Field[Any, Any, Any, Any]):
 
 
 class StandingRowOut(serializers.Serializer[Any]):
-    """One line of the standings: the place as shown (``"2="`` when shared), the player, the
-    total as an exact fraction with a decimal for display, the tie-break values (in the order
-    of the tie-break columns) and each round's score."""
+    """One line of the standings: the place as shown (``"2="`` when shared; ``""`` for a
+    player not ranked yet, ``ranked`` false: no score yet, listed after those who scored), the
+    player, the total as an exact fraction with a decimal for display, the tie-break values
+    (in the order of the tie-break columns), each round's score, and ``in_play``: where the
+    player's table stands in the round in play (``""``: not playing one; ``not_reported``:
+    nothing entered yet; ``provisional``: hands not yet confirmed, which do not count yet;
+    ``reported``)."""
 
-    place = serializers.CharField(source="label")
+    place = serializers.CharField(source="label", allow_blank=True)
+    ranked = serializers.BooleanField()
+    in_play = serializers.ChoiceField(choices=[(v, v or "none") for v in IN_PLAY], allow_blank=True)
     registration = serializers.IntegerField(source="registration_id")
     name = serializers.CharField()
     withdrawn = serializers.BooleanField()
@@ -197,3 +206,48 @@ class StandingsOut(serializers.Serializer[Any]):
     @extend_schema_field(serializers.ChoiceField(choices=Tournament.Basis.choices))
     def get_basis(self, standings: Standings) -> str:
         return str(self.context["basis"])
+
+
+#: What a step of a tournament's audit may be: the tournament's own actions and a hand's.
+AUDIT_ACTIONS = (
+    *AuditEntry.Action.values,
+    "enter",
+    "correct",
+    *HandEvent.Action.values,
+)
+
+
+class AuditWhoOut(serializers.Serializer[Any]):
+    """Who made a step: the signed-in user's username, and/or the seat (its name) and its
+    club player; all null for the system (the round clock, a round completed by its last
+    result)."""
+
+    user = serializers.CharField(allow_null=True)
+    seat = serializers.CharField(allow_null=True)
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+
+
+@extend_schema_serializer(component_name="TournamentAuditStep")
+class AuditStepOut(serializers.Serializer[Any]):
+    """One step of a tournament's audit, oldest first: ``kind`` ``"tournament"`` (a round or
+    registration change) or ``"hand"`` (a hand of a table's game: entered, corrected,
+    confirmed, disputed, resolved, voided, restored), when, the round and table concerned,
+    the game, hand and revision (hand steps), who, why, and the step's facts."""
+
+    at = serializers.DateTimeField()
+    kind = serializers.ChoiceField(
+        source="source", choices=[("tournament", "tournament"), ("hand", "hand")]
+    )
+    action = serializers.ChoiceField(choices=[(a, a) for a in dict.fromkeys(AUDIT_ACTIONS)])
+    round = serializers.IntegerField(source="round_number", allow_null=True)
+    table = serializers.IntegerField(source="table_number", allow_null=True)
+    game = serializers.IntegerField(source="game_id", allow_null=True)
+    hand = serializers.IntegerField(allow_null=True)
+    revision = serializers.IntegerField(allow_null=True)
+    who = serializers.SerializerMethodField()
+    reason = serializers.CharField(allow_blank=True)
+    details = JsonObjectField()
+
+    @extend_schema_field(AuditWhoOut)
+    def get_who(self, line: Any) -> Any:
+        return AuditWhoOut(line).data

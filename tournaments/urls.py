@@ -50,4 +50,5 @@ urlpatterns = [
         api.StandingsApi.as_view(),
         name="standings",
     ),
+    path("tournaments/<int:tournament_id>/audit/", api.AuditApi.as_view(), name="audit"),
 ]

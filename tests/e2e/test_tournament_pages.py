@@ -1,7 +1,8 @@
 """A tournament night in three browsers: the director creates a Rook tournament for nine
 players, seats and publishes round 1; a player opens a table card's link without signing in
-and enters that table's round; the public standings, already open on a third screen, change
-without a reload."""
+and, as their seat, enters that table's round; the public standings, already open on a third
+screen, show it as provisional (and the other tables as not reported) without a reload, and
+rank it once another seat of the table confirmed it (issue 12)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.contrib.sessions.backends.db import SessionStore
 from playwright.sync_api import Page, expect
 
+from scoring import services as scoring_services
+from scoring.models import Game, Seat
+from scoring.pages import SEATS_SESSION_KEY
+from scoring.permissions import Actor
 from tournaments.models import Club, Membership, Round, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -62,10 +69,25 @@ def test_a_round_entered_at_a_table_moves_the_open_public_standings(
     link = desk.locator("main a[href*='/t/']").first.get_attribute("href")
     assert link is not None
     table = new_page()
+    # This phone holds the first seat (as the seat chooser remembers it, per game).
+    game = Game.objects.get(table_key=link.rstrip("/").rsplit("/", 1)[-1])
+    seats = list(Seat.objects.filter(game=game).order_by("position"))
+    session = SessionStore()
+    session[SEATS_SESSION_KEY] = {str(game.pk): seats[0].pk}
+    session.create()
+    table.context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": session.session_key or "",
+                "url": live_server.url,
+            }
+        ]
+    )
     table.goto(link)
     expect(table.get_by_role("link", name="Sign in")).to_be_visible()
-    seats = table.locator("[id^=id_held_]")
-    count = seats.count()
+    fields = table.locator("[id^=id_held_]")
+    count = fields.count()
     table.get_by_label("Nobody: time called").check()
     names = [table.locator(f"label[for=id_held_{i}]").inner_text() for i in range(count)]
     for i in range(count):
@@ -73,9 +95,19 @@ def test_a_round_entered_at_a_table_moves_the_open_public_standings(
     table.locator("#submit-hand").click()
     expect(table.locator("[role=status]")).to_contain_text("Round 1 recorded")
 
-    # The wall's standings change by themselves: the first seat holds 45 points, last place.
+    # The wall's standings change by themselves: the table's round is provisional (not
+    # counted, nobody ranked on it), the other tables not reported.
     first = names[0].rstrip(":").removeprefix("Cards ").removesuffix(" held")
-    last_row = standings.locator("tbody tr").last
-    expect(last_row).to_contain_text(first, timeout=15_000)
-    expect(last_row).to_contain_text("45")
+    mine = standings.locator("tbody tr", has_text=first)
+    expect(mine).to_contain_text("provisional", timeout=15_000)
+    expect(standings.locator("tbody tr[data-in-play=not_reported]")).to_have_count(9 - count)
+    expect(standings.locator("tbody tr.unranked")).to_have_count(9)
+
+    # Another seat of the table confirms it: it counts; the first seat holds 45 points, last
+    # of the table's players, ranked above the players not reported yet.
+    scoring_services.hand_confirm(game=game, number=1, by=Actor(seat_id=seats[1].pk))
+    expect(standings.locator("tbody tr.unranked")).to_have_count(9 - count, timeout=15_000)
+    expect(mine).to_contain_text("45")
+    expect(mine.locator("td").first).to_have_text(str(count))
+    expect(standings.locator("tbody tr").nth(count)).to_contain_text("not reported")
     assert wall.url == f"{live_server.url}/tournaments/{tournament.pk}/"

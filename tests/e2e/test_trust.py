@@ -33,6 +33,7 @@ def seated_table(director: Any, club: Club) -> Game:
         kind="tonk",
         rounds=2,
         hands_per_round=3,
+        confirmation="one_other",
     )
     for name in PLAYERS:
         services.registration_add(
@@ -44,11 +45,7 @@ def seated_table(director: Any, club: Club) -> Game:
     tables = list(Round.objects.get(pk=rnd.pk).tables.select_related("game"))
     assert [len(t.game.seating) for t in tables] == [3, 3]
     game = tables[0].game
-    # TODO(tourn): the tournaments helper's wiring starts each table's game with
-    # directed=True and confirmation=tournament.confirmation; until it is on main the test
-    # sets both here (remove these two lines then, and pass confirmation="one_other" above).
-    Game.objects.filter(pk=game.pk).update(directed=True, confirmation="one_other")
-    game.refresh_from_db()
+    assert (game.directed, game.confirmation) == (True, "one_other")
     return game
 
 
@@ -89,6 +86,17 @@ def test_a_table_of_three_confirms_disputes_and_the_director_resolves(
     for phone in (b, c):
         expect(status_of(phone, 1)).to_have_text("Provisional", timeout=5_000)
         expect(phone.locator("#hand-1 .who")).to_have_text(f"by {a_name}")
+
+    # The public standings (a fifth screen, nobody signed in) show the table's players as
+    # provisional and the other table's as not reported, none of them ranked on 0.
+    wall = new_page()
+    tournament_id = game.tournament_table.round.tournament_id
+    wall.goto(live_server.url + reverse("tournaments:standings", args=[tournament_id]))
+    rows = wall.locator("#standings tbody tr")
+    for seat in seats:
+        expect(rows.filter(has_text=seat.name)).to_contain_text("provisional")
+    expect(wall.locator("#standings tbody tr[data-in-play=not_reported]")).to_have_count(3)
+    expect(wall.locator("#standings tbody tr.unranked")).to_have_count(6)
 
     # B confirms it.
     b.get_by_role("button", name="Confirm hand 1").click()

@@ -315,22 +315,26 @@ def expected_standings(
                 "total": total,
                 "tiebreaks": [first_tiebreak[reg], best],
                 "rounds": rounds,
+                # No score yet (no round, no result): not ranked, listed last (issue 12).
+                "unranked": not rounds and not my_rounds,
             }
         )
 
     def key(row: dict[str, Any]) -> tuple[Any, ...]:
         first, best = row["tiebreaks"]
         best_key = 0 if best is None else (best if kind == "rook" else -best)
-        return (row["total"] if totals_lower else -row["total"], -first, best is None, best_key)
+        total = row["total"] if totals_lower else -row["total"]
+        return (row["unranked"], total, -first, best is None, best_key)
 
     rows.sort(key=lambda row: (key(row), row["name"].casefold(), row["registration"]))
     for i, row in enumerate(rows):
         shared = sum(1 for other in rows if key(other) == key(row)) > 1
         place = 1 + sum(1 for other in rows if key(other) < key(row))
-        row["place"] = f"{place}=" if shared else str(place)
+        row["place"] = "" if row["unranked"] else f"{place}=" if shared else str(place)
         assert i + 1 >= place
     for row in rows:
         row["total"] = str(row["total"])
+        del row["unranked"]
     return rows
 
 

@@ -25,8 +25,9 @@ from scoring.games import bluke as bluke_games
 from scoring.models import Game
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 from tonkrules.rook import CONTRACTS
-from tournaments import page_urls, pages_director, services
+from tournaments import page_urls, pages_audit, pages_director, services
 from tournaments.models import (
+    AuditEntry,
     Club,
     Membership,
     Player,
@@ -875,10 +876,11 @@ def test_bluke_hands_continue_and_wrap_after_25() -> None:
 
 # --- who may see and do what ------------------------------------------------------------------
 
+DIRECTOR_MODULES = (pages_director, pages_audit)
 DIRECTOR_PATTERNS: list[URLPattern] = [
     p
     for p in page_urls.urlpatterns
-    if isinstance(p, URLPattern) and p.callback.__module__ == pages_director.__name__
+    if isinstance(p, URLPattern) and p.callback.__module__ in {m.__name__ for m in DIRECTOR_MODULES}
 ]
 
 
@@ -886,11 +888,14 @@ def test_every_dashboard_view_is_guarded() -> None:
     assert len(DIRECTOR_PATTERNS) >= 12
     for pattern in DIRECTOR_PATTERNS:
         assert getattr(pattern.callback, "director_required", False), pattern.name
-    # Nothing else in pages_director is reachable without the guard.
+    # Nothing else in the director's page modules is reachable without the guard.
     views = {
         name
-        for name, value in vars(pages_director).items()
-        if callable(value) and getattr(value, "__wrapped__", None) is not None
+        for module in DIRECTOR_MODULES
+        for name, value in vars(module).items()
+        if callable(value)
+        and getattr(value, "__wrapped__", None) is not None
+        and getattr(value, "__module__", None) == module.__name__
     }
     assert views == {p.callback.__name__ for p in DIRECTOR_PATTERNS}
 
@@ -910,6 +915,7 @@ def _url_of(pattern: URLPattern, scene: dict[str, Any]) -> str:
         "tournament_id": scene["tournament"].pk,
         "registration_id": scene["registration"].pk,
         "number": scene["round"].number,
+        "table": 1,
     }
     kwargs = {name: values[name] for name in pattern.pattern.converters}
     return reverse(f"tournaments:{pattern.name}", kwargs=kwargs)
@@ -943,7 +949,8 @@ def _state() -> dict[str, Any]:
         "tables": list(Table.objects.values_list("pk", "game_id", "state")),
         "seats": list(TableSeat.objects.values_list("pk", "substitute")),
         "sit_outs": SitOut.objects.count(),
-        "games": list(Game.objects.values_list("pk", "state", "seating")),
+        "games": list(Game.objects.values_list("pk", "state", "seating", "table_key")),
+        "audit": AuditEntry.objects.count(),
     }
 
 

@@ -362,10 +362,12 @@ def test_rounds_in_progress_count_results_so_far_and_give_no_missed_round() -> N
     assert [row.total for row in rows] == [15, 26, 30]
 
 
-def test_nothing_complete_and_no_results_lists_everyone_level() -> None:
+def test_nothing_complete_and_no_results_ranks_nobody() -> None:
     rows = run(entries("Ben", "ana"), [], rounds_complete=0)
 
-    assert labels(rows) == [("1=", "ana"), ("1=", "Ben")]  # by name, ignoring case
+    # Nobody has a score: nobody is ranked (no "1=" on 0); listed by name, ignoring case.
+    assert labels(rows) == [("", "ana"), ("", "Ben")]
+    assert [(row.ranked, row.place) for row in rows] == [(False, 0), (False, 0)]
     assert all(row.total == 0 and row.rounds == {} for row in rows)
     assert rows[0].tiebreaks == (0, None)
 
@@ -451,11 +453,53 @@ def test_players_equal_on_total_and_tie_breaks_share_a_place_shown_with_equals()
 
 def test_player_without_results_ranks_below_an_equal_player_with_a_best_hand() -> None:
     players = entries("Ana", "Ben")
-    results = [seat(1, 1, players[1].player_id, 0)]
-    rows = run(players, results, kind="bluke", rounds_complete=0)
+    results = [seat(1, 1, players[1].player_id, 0), seat(1, 2, None, 3)]
+    rows = run(players, results, kind="bluke", rounds_complete=1)
 
+    # Ana's table was not played: a missed round of 0 (the round's average), no best hand.
     assert labels(rows) == [("1", "Ben"), ("2", "Ana")]
     assert rows[1].tiebreaks == (0, None)
+
+
+@pytest.mark.parametrize("kind", ["rook", "bluke", "tonk"])
+def test_a_player_with_no_score_yet_is_listed_unranked_after_those_who_scored(
+    kind: str,
+) -> None:
+    # Round 1 in play: Ana's table reported (Ana lost 5, Ben 0 the other way round), Cyd's
+    # and Dee's table has reported nothing: they are not ranked "1=" on 0 above anyone.
+    players = [
+        Entry(10, 100, "Ana", in_play="reported"),
+        Entry(11, 101, "Ben", in_play="reported"),
+        Entry(12, 102, "Cyd", in_play="not_reported"),
+        Entry(13, 103, "Dee", in_play="provisional"),
+    ]
+    worse = 5 if kind == "rook" else -5
+    results = [seat(1, 1, 100, worse), seat(1, 1, 101, 0)]
+    rows = run(players, results, kind=kind, rounds_complete=0)
+
+    assert labels(rows) == [("1", "Ben"), ("2", "Ana"), ("", "Cyd"), ("", "Dee")]
+    assert [row.ranked for row in rows] == [True, True, False, False]
+    assert [row.in_play for row in rows] == ["reported", "reported", "not_reported", "provisional"]
+    assert [(row.not_reported, row.provisional) for row in rows[2:]] == [
+        (True, False),
+        (False, True),
+    ]
+
+
+def test_the_round_in_play_marks_do_not_change_the_ranking_once_everyone_scored() -> None:
+    # Round 2 in play: Ben's table has reported nothing yet; he still ranks on round 1.
+    players = [
+        Entry(10, 100, "Ana", in_play="provisional"),
+        Entry(11, 101, "Ben", in_play="not_reported"),
+    ]
+    results = [seat(1, 1, 100, 5), seat(1, 1, 101, 9), seat(2, 2, 100, 1)]
+    rows = run(players, results, kind="bluke", rounds_complete=1)
+
+    assert labels(rows) == [("1", "Ben"), ("2", "Ana")]
+    assert [(row.ranked, row.in_play) for row in rows] == [
+        (True, "not_reported"),
+        (True, "provisional"),
+    ]
 
 
 # --- errors and purity ------------------------------------------------------------------------
@@ -568,8 +612,14 @@ def reference(
         total = sum((c[0] for c in cells.values()), F(0))
         rows.append((e, total, cells, tiebreaks, len(mine)))
 
+    def unranked(x: tuple[object, ...]) -> bool:
+        """No score yet (no round, no result): no place, listed after the ranked."""
+        return not x[2] and not x[4]
+
     def better(x: tuple[object, ...], y: tuple[object, ...]) -> int:
         """-1 when x ranks above y, 1 below, 0 level."""
+        if unranked(x) or unranked(y):
+            return int(unranked(x)) - int(unranked(y))
         tx, ty = x[1], y[1]
         if tx != ty:
             return (-1 if tx < ty else 1) * (1 if lower_wins else -1)  # type: ignore[operator]
@@ -597,6 +647,8 @@ def reference(
         tied_before = i > 0 and better(row, ranked[i - 1]) == 0
         tied_after = i + 1 < len(ranked) and better(row, ranked[i + 1]) == 0
         place = out[-1][0] if tied_before else i + 1
+        if unranked(row):
+            place, tied_before, tied_after = 0, False, False
         e = row[0]
         out.append(
             (place, tied_before or tied_after, e.registration_id, e.withdrawn, *row[1:])  # type: ignore[attr-defined]
@@ -684,7 +736,8 @@ def test_matches_a_plain_statement_of_the_rules(case: dict[str, object]) -> None
         (place, shared, rid, withdrawn, total, cells, tiebreaks, games)
         for place, shared, rid, withdrawn, total, cells, tiebreaks, games in expected
     ]
-    assert all(r.label == place_label(r.place, shared=r.shared) for r in rows)
+    assert all(r.label == place_label(r.place, shared=r.shared) for r in rows if r.ranked)
+    assert all(r.label == "" and r.place == 0 for r in rows if not r.ranked)
     for r in rows:
         assert list(r.rounds) == sorted(r.rounds)
         assert all(isinstance(c.score, F) for c in r.rounds.values())

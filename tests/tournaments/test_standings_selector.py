@@ -198,8 +198,25 @@ def build(
         batch_size=5000,
     )
     materialise(tournament)
+    # Every round is left playing: the latest is the round in play. Where each player's table
+    # stands in it: nothing entered yet, or hands (all confirmed: entered by the system); a
+    # player not seated in it, or with a substitute in their seat, has no mark.
+    in_play: dict[str, str] = {}
+    if rounds:
+        for spec in rounds[max(rounds)]:
+            entered = any(spec.values())
+            for name in spec:
+                if (max(rounds), name) not in substitutes:
+                    in_play[name] = "reported" if entered else "not_reported"
     entries = [
-        Entry(registration[n].pk, player[n].pk, n, from_round.get(n, 1), withdrawn_after.get(n))
+        Entry(
+            registration[n].pk,
+            player[n].pk,
+            n,
+            from_round.get(n, 1),
+            withdrawn_after.get(n),
+            in_play.get(n, ""),
+        )
         for n in names
     ]
     tournament.refresh_from_db()
@@ -536,6 +553,33 @@ def _from_score_lines(tournament: Tournament) -> list[tuple[int, ...]]:
     )
 
 
+def in_play_of(tournament: Tournament) -> dict[int, str]:
+    """Where each registration's table stands in the round in play (the latest published or
+    playing round), read here seat by seat: nothing entered, a hand not confirmed, or every
+    current hand confirmed; a substitute's seat marks nobody."""
+    rnd = (
+        tournament.round_set.filter(state__in=(Round.State.PUBLISHED, Round.State.PLAYING))
+        .order_by("-number")
+        .first()
+    )
+    if rnd is None:
+        return {}
+    marks = {}
+    for seat in TableSeat.objects.filter(round=rnd, substitute="").select_related("table"):
+        statuses = set(
+            Hand.objects.filter(game_id=seat.table.game_id, state=Hand.State.CURRENT).values_list(
+                "status", flat=True
+            )
+        )
+        if not statuses:
+            marks[seat.registration_id] = "not_reported"
+        elif statuses - {Hand.Status.CONFIRMED}:
+            marks[seat.registration_id] = "provisional"
+        else:
+            marks[seat.registration_id] = "reported"
+    return marks
+
+
 @pytest.mark.django_db(transaction=True)
 def test_hands_recorded_corrected_and_voided_through_scoring_rewrite_the_seat_results(
     club: Club, director: Any, make_players: Callable[[int], list[Player]]
@@ -559,8 +603,16 @@ def test_hands_recorded_corrected_and_voided_through_scoring_rewrite_the_seat_re
         fresh = Tournament.objects.get(pk=tournament.pk)
         rows = materialised(fresh)
         assert rows == _from_score_lines(fresh)
+        marks = in_play_of(fresh)
         entries = [
-            Entry(r.pk, r.player_id, r.player.name, r.from_round, r.withdrawn_after)
+            Entry(
+                r.pk,
+                r.player_id,
+                r.player.name,
+                r.from_round,
+                r.withdrawn_after,
+                marks.get(r.pk, ""),
+            )
             for r in fresh.registrations.select_related("player")
         ]
         served = selectors.standings(fresh)

@@ -49,6 +49,8 @@ ERROR_TEXT: dict[str, Promise] = {
         "round would be an advantage."
     ),
     "bad_basis": _("Choose what the standings add up."),
+    "bad_confirmation": _("Choose who confirms a table's hands."),
+    "bad_reason": _("Say why in at most %(max)d characters."),
     "bad_time_zone": _("Choose a time zone from the list."),
     "bad_minutes_per_round": _("Type a whole number of minutes from 1 to 1440, or leave it blank."),
     "bad_seed": _("Type a whole number of at least 0."),

@@ -91,9 +91,10 @@ class RegisterForm(forms.Form):
         return cleaned
 
     @transaction.atomic
-    def save(self) -> Registered:
+    def save(self, *, by: Any = None) -> Registered:
         """Create the players the names are new for, and register everyone (one transaction:
-        a refusal other than "already registered" registers nobody and creates nobody).
+        a refusal other than "already registered" registers nobody and creates nobody); each
+        registration is kept in the audit as ``by``'s (the director).
 
         Raises:
             TournamentError: from :func:`tournaments.services.registration_add`.
@@ -117,7 +118,9 @@ class RegisterForm(forms.Form):
         already: list[str] = []
         for player in players:
             try:
-                added.append(services.registration_add(tournament=self.tournament, player=player))
+                added.append(
+                    services.registration_add(tournament=self.tournament, player=player, by=by)
+                )
             except TournamentError as exc:
                 if exc.code != "already_registered":
                     raise

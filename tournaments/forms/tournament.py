@@ -1,5 +1,5 @@
 """The new-tournament form: the game, its house rules and stake, the seating method, table
-sizes, rounds, time zone and clock, the standings basis; a refusal of
+sizes, rounds, time zone and clock, the standings basis, who confirms a table's hands; a refusal of
 :func:`tournaments.services.tournament_create` is shown next to the field it concerns."""
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from scoring.forms import (
     start_error_text,
 )
 from scoring.games import adapter_for
+from scoring.models import Game
 from tonkrules import RuleError
 from tournaments.errors import TournamentError
 from tournaments.forms.common import MAX_ROUNDS, error_text, table_sizes
@@ -118,6 +119,17 @@ class TournamentForm(forms.Form):
             "Total score: points (stake units in a game played for stakes) added up. Placement: "
             "at each table a player earns (players − place) ÷ (players − 1), so tables of "
             "different sizes compare fairly."
+        ),
+    )
+    confirmation = forms.ChoiceField(
+        label=_("Hands count once confirmed by"),
+        choices=Game.Confirmation.choices,
+        initial=Game.Confirmation.ONE_OTHER,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "A hand entered at a table is provisional until confirmed: the standings and the "
+            "next round's seating count confirmed hands only. Any player may dispute a hand; "
+            "a director resolves it."
         ),
     )
     seed = forms.IntegerField(
@@ -298,6 +310,7 @@ class TournamentForm(forms.Form):
             "minutes_per_round": data.get("minutes_per_round"),
             "missed_round_score": data["missed_round_score"],
             "basis": data["basis"],
+            "confirmation": data["confirmation"],
             "seed": data["seed"] if data.get("seed") is not None else 0,
             "idempotency_key": data.get("idempotency_key") or None,
         }

@@ -2,7 +2,8 @@
 
 - :mod:`~tournaments.services.events`: tournaments, registrations and withdrawals;
 - :mod:`~tournaments.services.rounds`: seating (through the pure ``tournaments.seating``),
-  publishing, closing, seating again, substitutes;
+  publishing, closing, seating again, substitutes, a table's new links;
+- :mod:`~tournaments.services.audit`: the tournament's audit entries (who, when, why);
 - :mod:`~tournaments.services.results`: the results version, the materialised seat results,
   the standings refresh;
 - :mod:`~tournaments.services.seam`: what tournaments does when scoring announces a change;
@@ -31,6 +32,7 @@ from tournaments.services.rounds import (
     round_seat,
     round_seating_compute,
     substitute_set,
+    table_links_rotate,
 )
 from tournaments.services.seam import game_changed
 
@@ -49,6 +51,7 @@ __all__ = [
     "seat_results_write",
     "standings_update",
     "substitute_set",
+    "table_links_rotate",
     "tick",
     "tournament_create",
 ]

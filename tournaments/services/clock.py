@@ -9,9 +9,11 @@ from django.utils import timezone
 
 from scoring import services as scoring_services
 from tournaments.models import (
+    AuditEntry,
     Round,
     Table,
 )
+from tournaments.services.audit import _audit
 from tournaments.services.origin import ORIGIN
 
 
@@ -20,7 +22,8 @@ def tick(*, now: datetime | None = None) -> int:
     in the embedded mode): a published round whose deadline passed is "time called" once —
     each table may still enter the hand in progress (its game takes one more hand at most; a
     Rook table its round, with nobody out if need be). Driven by the deadlines stored in the
-    database; running it twice changes nothing more.
+    database; running it twice changes nothing more. Kept in the tournament's audit
+    (``call_time``, by the system).
 
     Returns:
         How many rounds had their time called now.
@@ -42,6 +45,7 @@ def tick(*, now: datetime | None = None) -> int:
                 continue
             rnd.time_called_at = now
             rnd.save(update_fields=("time_called_at",))
+            _audit(rnd.tournament_id, AuditEntry.Action.CALL_TIME, round_number=rnd.number)
             for table in rnd.tables.select_related("game").exclude(
                 state__in=(Table.State.REPORTED, Table.State.NOT_PLAYED)
             ):

@@ -12,10 +12,12 @@ from zoneinfo import available_timezones
 
 from django.db import IntegrityError, transaction
 
+from scoring.models import Game
 from tonkrules import RuleError, find_game
 from tonkrules.sheet import parse_currency, parse_stake
 from tournaments.errors import TournamentError
 from tournaments.models import (
+    AuditEntry,
     Club,
     Membership,
     Player,
@@ -23,6 +25,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
+from tournaments.services.audit import _audit
 from tournaments.services.results import _results_changed
 
 
@@ -72,6 +75,7 @@ def tournament_create(
     minutes_per_round: int | None = None,
     missed_round_score: str = Tournament.Missed.AVERAGE,
     basis: str = Tournament.Basis.TOTAL,
+    confirmation: str = Game.Confirmation.ONE_OTHER,
     seed: int = 0,
     idempotency_key: str | None = None,
 ) -> tuple[Tournament, bool]:
@@ -90,6 +94,9 @@ def tournament_create(
         missed_round_score: ``average`` (default), ``zero`` (refused where the lowest total
             wins: ``zero_for_rook``), ``worst``.
         basis: ``total`` or ``placement``.
+        confirmation: who must confirm a table's hand before it counts in the standings and
+            the seating (``Game.Confirmation``: ``none``, ``one_other`` by default, ``all``,
+            ``director``); every table's game is started with it.
         idempotency_key: a retry with the same key (same user) returns the first tournament.
 
     Returns:
@@ -177,6 +184,7 @@ def tournament_create(
             field="missed_round_score",
         )
     basis = _choice(basis, Tournament.Basis, "basis")
+    confirmation = _choice(confirmation, Game.Confirmation, "confirmation")
     # "localtime" and "posixrules" are files of the system's zone database, not time zones.
     if (
         not isinstance(time_zone, str)
@@ -205,12 +213,14 @@ def tournament_create(
                 minutes_per_round=minutes_per_round,
                 missed_round_score=missed,
                 basis=basis,
+                confirmation=confirmation,
                 seed=_whole(seed, "seed", 0, 2**31 - 1),
                 created_by=created_by,
                 idempotency_key=idempotency_key or "",
             )
     except IntegrityError:  # the same idempotency key, created meanwhile by a concurrent request
         return Tournament.objects.get(created_by=created_by, idempotency_key=idempotency_key), False
+    _audit(tournament.pk, AuditEntry.Action.CREATE, by=created_by, name=tournament.name)
     return tournament, True
 
 
@@ -239,14 +249,17 @@ def entry_round(tournament: Tournament) -> int:
 
 
 @transaction.atomic
-def registration_add(*, tournament: Tournament, player: Player) -> Registration:
+def registration_add(
+    *, tournament: Tournament, player: Player, by: Any = None, reason: object = ""
+) -> Registration:
     """Register ``player`` (a player of the tournament's club). Between rounds this is a late
     entry: the player is seated from the next round and misses the earlier ones (scored as
-    missed rounds).
+    missed rounds). Kept in the audit (``register``, with ``late`` for a late entry) with
+    ``by`` (the director; None: the system) and ``reason``.
 
     Raises:
         TournamentError: ``other_club``, ``already_registered``, ``finished`` (every round is
-            seated).
+            seated), ``bad_reason``.
     """
     if player.club_id != tournament.club_id:
         raise TournamentError(  # no name: other clubs' players are not to be discovered
@@ -264,20 +277,50 @@ def registration_add(*, tournament: Tournament, player: Player) -> Registration:
         raise TournamentError(
             "already_registered", params={"name": player.name}, field="player"
         ) from None
+    _audit(
+        tournament.pk,
+        AuditEntry.Action.REGISTER,
+        by=by,
+        reason=reason,
+        round_number=from_round,
+        player=player.name,
+        registration=registration.pk,
+        late=_last_round(tournament) is not None,
+    )
     _players_changed(tournament)
     _results_changed(tournament.pk)  # a new line in the standings
     return registration
 
 
 @transaction.atomic
-def registration_withdraw(*, registration: Registration) -> Registration:
+def registration_withdraw(
+    *, registration: Registration, by: Any = None, reason: object = ""
+) -> Registration:
     """Withdraw a player: their results stay, they are never seated again (rounds after the
-    last one seated score as missed rounds), shown as withdrawn. Idempotent."""
-    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    last one seated score as missed rounds), shown as withdrawn. Idempotent. Kept in the
+    audit (``withdraw``) with ``by`` and ``reason`` (the first time only).
+
+    Raises:
+        TournamentError: ``bad_reason``.
+    """
+    registration = (
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .get(pk=registration.pk)
+    )
     if registration.withdrawn_after is None:
         last = _last_round(registration.tournament)
         registration.withdrawn_after = last.number if last is not None else 0
         registration.save(update_fields=("withdrawn_after",))
+        _audit(
+            registration.tournament_id,
+            AuditEntry.Action.WITHDRAW,
+            by=by,
+            reason=reason,
+            round_number=registration.withdrawn_after or None,
+            player=registration.player.name,
+            registration=registration.pk,
+        )
         _players_changed(registration.tournament)
         _results_changed(registration.tournament_id)
     return registration

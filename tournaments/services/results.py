@@ -11,7 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count, F, Max, Min, Q, QuerySet, Sum
 
-from scoring.models import Hand, ScoreLine
+from scoring.models import Game, Hand, ScoreLine
 from tournaments import tasks
 from tournaments.models import (
     SeatResult,
@@ -51,29 +51,47 @@ _SEAT_RESULT_AGGREGATES = {
 }
 
 
-def _seat_lines(game_id: int) -> QuerySet[ScoreLine, dict[str, Any]]:
+def _seat_lines(game_id: int, *, confirmed_only: bool) -> QuerySet[ScoreLine, dict[str, Any]]:
     """The current hands' score lines of game ``game_id``, aggregated per seat (with the
-    seat's player): the columns named in :data:`_SEAT_RESULT_COLUMNS`."""
+    seat's player): the columns named in :data:`_SEAT_RESULT_COLUMNS`. ``confirmed_only``
+    (a game that requires confirmation, issue 12): the confirmed hands' lines only; a
+    provisional or disputed hand counts for nobody until it is confirmed."""
+    lines = ScoreLine.objects.filter(game_id=game_id, hand__state=Hand.State.CURRENT)
+    if confirmed_only:
+        lines = lines.filter(hand__status=Hand.Status.CONFIRMED)
     return (
-        ScoreLine.objects.filter(game_id=game_id, hand__state=Hand.State.CURRENT)
-        .order_by()
+        lines.order_by()
         .values("game_id", "seat_id", "seat__player_id")
         .annotate(**_SEAT_RESULT_AGGREGATES)
     )
 
 
 @transaction.atomic(savepoint=False)
-def seat_results_write(*, game_id: int, tournament_id: int, round_number: int) -> None:
+def seat_results_write(
+    *,
+    game_id: int,
+    tournament_id: int,
+    round_number: int,
+    confirmed_only: bool | None = None,
+) -> None:
     """Rewrite the materialised results (``SeatResult``) of game ``game_id``, round
     ``round_number`` of tournament ``tournament_id``, from its current score lines: its rows
     deleted, the aggregate read (one row per seat with current hands), its rows inserted.
     Three statements, through the ORM; idempotent.
+
+    ``confirmed_only``: count the confirmed hands only (a game whose ``confirmation`` is not
+    ``none``: a tournament that requires confirmation counts confirmed hands only in its
+    standings and seating, issue 12). None: read from the game (one more statement).
 
     Called by ``seam.game_changed`` with the round's row locked (so that two changes to one
     game are written one after the other, never interleaved), in the transaction that bumps the
     results version; the benchmark and tests call it to build the rows of data they write
     directly.
     """
+    if confirmed_only is None:
+        confirmed_only = (
+            Game.objects.filter(pk=game_id).exclude(confirmation=Game.Confirmation.NONE).exists()
+        )
     SeatResult.objects.filter(game_id=game_id).delete()
     SeatResult.objects.bulk_create(
         SeatResult(
@@ -81,7 +99,7 @@ def seat_results_write(*, game_id: int, tournament_id: int, round_number: int) -
             round_number=round_number,
             **{name: row[column] for name, column in _SEAT_RESULT_COLUMNS.items()},
         )
-        for row in _seat_lines(game_id)
+        for row in _seat_lines(game_id, confirmed_only=confirmed_only)
     )
 
 

@@ -19,11 +19,13 @@ from django.utils import timezone
 from scoring import services as scoring_services
 from scoring.errors import SeatsFixed
 from scoring.models import Game
+from scoring.permissions import Actor
 from scoring.services import SeatSpec
 from tonkrules.sheet import SheetError
 from tournaments import seating, tasks
 from tournaments.errors import TournamentConflict, TournamentError
 from tournaments.models import (
+    AuditEntry,
     Registration,
     Round,
     SeatResult,
@@ -32,14 +34,19 @@ from tournaments.models import (
     TableSeat,
     Tournament,
 )
+from tournaments.services.audit import _audit
 from tournaments.services.events import _active, _last_round
 from tournaments.services.origin import ORIGIN
 from tournaments.services.results import _results_changed
 
 
 @transaction.atomic
-def round_seat(*, tournament: Tournament) -> tuple[Round, bool]:
-    """Ask for the next round's seating; the seating itself runs as a task after commit.
+def round_seat(
+    *, tournament: Tournament, by: Any = None, reason: object = ""
+) -> tuple[Round, bool]:
+    """Ask for the next round's seating; the seating itself runs as a task after commit. A
+    round created now is kept in the audit (``seat``) with ``by`` (the director; None: the
+    system) and ``reason``.
 
     One seating per (tournament, round), guarded by a database constraint: while the latest
     round is not yet published, asking again (or concurrently) returns it.
@@ -49,7 +56,8 @@ def round_seat(*, tournament: Tournament) -> tuple[Round, bool]:
 
     Raises:
         TournamentConflict: ``round_not_complete`` (round r is being played), ``all_seated``.
-        TournamentError: ``too_few_players`` (fewer active players than the smallest table).
+        TournamentError: ``too_few_players`` (fewer active players than the smallest table),
+            ``bad_reason``.
     """
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     last = _last_round(tournament)
@@ -77,6 +85,7 @@ def round_seat(*, tournament: Tournament) -> tuple[Round, bool]:
             rnd = Round.objects.create(tournament=tournament, number=number)
     except IntegrityError:  # a concurrent request created it first
         return Round.objects.get(tournament=tournament, number=number), False
+    _audit(tournament.pk, AuditEntry.Action.SEAT, by=by, reason=reason, round_number=number)
     round_id = rnd.pk
     transaction.on_commit(lambda: tasks.round_seat.delay(round_id))
     return rnd, True
@@ -163,6 +172,8 @@ def round_seating_compute(*, round_id: int) -> Round:
                 currency=tournament.currency or None,
                 club=tournament.club,
                 waiting=True,
+                confirmation=tournament.confirmation,
+                directed=True,
                 origin=ORIGIN,
                 **part,
             )
@@ -239,12 +250,15 @@ def _seating_for(
 
 
 @transaction.atomic
-def round_publish(*, round: Round) -> Round:
+def round_publish(*, round: Round, by: Any = None, reason: object = "") -> Round:
     """Publish a seated round: its tables appear, their games open for hands, and its clock
-    starts (deadline = now + minutes per round). Idempotent once published.
+    starts (deadline = now + minutes per round). Idempotent once published. Kept in the audit
+    (``publish``) with ``by`` and ``reason``; the round in play changes, so the standings are
+    refreshed (its players show as not reported yet).
 
     Raises:
         TournamentConflict: ``not_seated`` (still being seated).
+        TournamentError: ``bad_reason``.
     """
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
     if rnd.state in (Round.State.PUBLISHED, Round.State.PLAYING, Round.State.COMPLETE):
@@ -259,12 +273,17 @@ def round_publish(*, round: Round) -> Round:
     minutes = rnd.tournament.minutes_per_round
     rnd.deadline = now + timedelta(minutes=minutes) if minutes else None
     rnd.save(update_fields=("state", "published_at", "deadline"))
+    _audit(
+        rnd.tournament_id, AuditEntry.Action.PUBLISH, by=by, reason=reason, round_number=rnd.number
+    )
+    _results_changed(rnd.tournament_id)
     return rnd
 
 
-def _complete(rnd: Round) -> None:
+def _complete(rnd: Round, by: Any = None) -> None:
     """Close a round (its row locked): tables with no hands are not played, every game is
-    finished (corrections stay possible), and the standings count the round."""
+    finished (corrections stay possible: a director's, with a reason), and the standings count
+    the round. Kept in the audit (``complete``; ``by`` None: completed by its last result)."""
     for table in rnd.tables.select_related("game"):
         if table.game.current_hands == 0:
             table.state = Table.State.NOT_PLAYED
@@ -278,33 +297,42 @@ def _complete(rnd: Round) -> None:
     Tournament.objects.filter(pk=rnd.tournament_id, rounds_complete__lt=rnd.number).update(
         rounds_complete=rnd.number
     )
+    _audit(rnd.tournament_id, AuditEntry.Action.COMPLETE, by=by, round_number=rnd.number)
     _results_changed(rnd.tournament_id)
 
 
 @transaction.atomic
-def round_close(*, round: Round) -> Round:
+def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
     """The director closes a published round: tables that entered no hand are marked not
-    played (their players score a missed round); the hands entered count. Idempotent.
+    played (their players score a missed round); the hands entered count (where the
+    tournament requires confirmation, the confirmed ones). Idempotent. Kept in the audit
+    (``close``, then ``complete``) with ``by`` and ``reason``.
 
     Raises:
         TournamentConflict: ``not_published``.
+        TournamentError: ``bad_reason``.
     """
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.state == Round.State.COMPLETE:
         return rnd
     if rnd.state not in (Round.State.PUBLISHED, Round.State.PLAYING):
         raise TournamentConflict("not_published", params={"round": rnd.number})
-    _complete(rnd)
+    _audit(
+        rnd.tournament_id, AuditEntry.Action.CLOSE, by=by, reason=reason, round_number=rnd.number
+    )
+    _complete(rnd, by)
     return rnd
 
 
 @transaction.atomic
-def round_regenerate(*, round: Round) -> Round:
+def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Round:
     """Seat a round again (after its standings were superseded), while none of its results
-    exist: its tables and games are removed and the seating task runs again.
+    exist: its tables and games are removed and the seating task runs again. Kept in the
+    audit (``regenerate``) with ``by`` and ``reason``.
 
     Raises:
         TournamentConflict: ``results_exist``, ``complete``.
+        TournamentError: ``bad_reason``.
     """
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.state == Round.State.COMPLETE:
@@ -326,19 +354,34 @@ def round_regenerate(*, round: Round) -> Round:
     rnd.superseded = False
     rnd.published_at = rnd.deadline = rnd.seated_at = rnd.time_called_at = None
     rnd.save()
+    _audit(
+        rnd.tournament_id,
+        AuditEntry.Action.REGENERATE,
+        by=by,
+        reason=reason,
+        round_number=rnd.number,
+    )
     round_id = rnd.pk
     transaction.on_commit(lambda: tasks.round_seat.delay(round_id))
     return rnd
 
 
 @transaction.atomic
-def substitute_set(*, round: Round, registration: Registration, substitute: str) -> TableSeat:
+def substitute_set(
+    *,
+    round: Round,
+    registration: Registration,
+    substitute: str,
+    by: Any = None,
+    reason: object = "",
+) -> TableSeat:
     """A substitute plays ``registration``'s seat in ``round``: the hands are recorded under
-    the substitute, and the registered player misses the round.
+    the substitute, and the registered player misses the round. Kept in the audit
+    (``substitute``, with the table) with ``by`` and ``reason``.
 
     Raises:
         TournamentError: ``not_seated`` (the player has no seat that round), ``already_seated``
-            (the substitute already sits in this round), ``bad_name``.
+            (the substitute already sits in this round), ``bad_name``, ``bad_reason``.
         TournamentConflict: ``results_exist`` (the table has hands), ``complete``.
     """
     rnd = Round.objects.select_for_update().get(pk=round.pk)
@@ -384,6 +427,16 @@ def substitute_set(*, round: Round, registration: Registration, substitute: str)
         raise TournamentError.because("bad_name", exc.error, field="substitute") from exc
     seat.substitute = name
     seat.save(update_fields=("substitute",))
+    _audit(
+        rnd.tournament_id,
+        AuditEntry.Action.SUBSTITUTE,
+        by=by,
+        reason=reason,
+        round_number=rnd.number,
+        table_number=seat.table.number,
+        player=registration.player.name,
+        substitute=name,
+    )
     return seat
 
 
@@ -395,3 +448,28 @@ def _names_in_round(rnd: Round) -> list[str]:
     ):
         names.append(substitute or player_name)
     return names
+
+
+@transaction.atomic
+def table_links_rotate(*, table: Table, by: Any, reason: object = "") -> Table:
+    """New private links for a table's game (its table link and every seat link: the old ones
+    open nothing any more), through ``scoring.services.game_links_rotate`` as ``by`` (a
+    director of the club: ``scoring.permissions`` decides). Kept in the audit (``rotate``)
+    with ``by`` and ``reason``.
+
+    Raises:
+        NotAllowed: ``by`` may not rotate the game's links.
+        TournamentError: ``bad_reason``.
+    """
+    table = Table.objects.select_related("game", "round").get(pk=table.pk)
+    scoring_services.game_links_rotate(game=table.game, by=Actor(user=by))
+    _audit(
+        table.round.tournament_id,
+        AuditEntry.Action.ROTATE,
+        by=by,
+        reason=reason,
+        round_number=table.round.number,
+        table_number=table.number,
+    )
+    table.game.refresh_from_db()
+    return table

@@ -57,6 +57,7 @@ are importable from this package (``from tournaments.standings import compute_st
 from tournaments.standings.compute import MAX_DENOMINATOR, compute_standings, placement_points
 from tournaments.standings.shapes import (
     BASES,
+    IN_PLAY,
     MISSED_SCORES,
     Entry,
     RoundScore,
@@ -71,6 +72,7 @@ from tournaments.standings.shapes import (
 
 __all__ = [
     "BASES",
+    "IN_PLAY",
     "MAX_DENOMINATOR",
     "MISSED_SCORES",
     "Entry",

@@ -360,13 +360,17 @@ def _ranked(
     """The rows, ranked: by total (``lower_wins``: lowest first), then each tie-break in turn
     (``higher_better[i]``: the direction of tie-break ``i``; ``None`` last); players equal on
     the total and every tie-break share a place and are listed by name (then registration id).
+    Players with no score yet (no round and no result) are not ranked: listed last, by name,
+    with no place (issue 12: never "2=" on 0 above players who have scored).
 
     The arguments are parallel lists, one element per entry; ``total_keys`` holds the totals as
     integers over one common denominator (the same order as the fractions, compared quicker).
     """
     sign = 1 if lower_wins else -1
     signs = [-1 if up else 1 for up in higher_better]
-    decided = 1 + 2 * len(signs)  # the total, then (is None, value) per tie-break
+    # Whether unranked (no score yet: listed last, no place), the total, then (is None,
+    # value) per tie-break.
+    decided = 2 + 2 * len(signs)
 
     def breaks(values: tuple[int | None, ...]) -> tuple[object, ...]:
         out: list[object] = []
@@ -376,6 +380,7 @@ def _ranked(
 
     ranked = sorted(
         (
+            not rounds[j] and not games[j],
             sign * total_key,
             *breaks(values),
             entry.name.casefold(),
@@ -400,6 +405,24 @@ def _ranked(
             place = position
         j = cast(int, key[-1])  # the entry's index closes every sort key
         entry = entries[j]
+        if key[0]:  # no score yet: no place
+            out.append(
+                StandingRow(
+                    0,
+                    False,
+                    "",
+                    entry.registration_id,
+                    entry.name,
+                    entry.withdrawn_after is not None,
+                    totals[j],
+                    rounds[j],
+                    tiebreaks[j],
+                    games[j],
+                    False,
+                    entry.in_play,
+                )
+            )
+            continue
         shared = before or after
         out.append(
             StandingRow(
@@ -413,6 +436,8 @@ def _ranked(
                 rounds[j],
                 tiebreaks[j],
                 games[j],
+                True,
+                entry.in_play,
             )
         )
     return out

@@ -18,6 +18,12 @@ from tonkrules.games import TIEBREAK_BESTS, TIEBREAK_COUNTS, GameRules
 BASES = ("total", "placement")
 MISSED_SCORES = ("average", "zero", "worst")
 
+#: Where a player's table stands in the round in play (a round published and not complete),
+#: as the caller tells it (issue 12, live standings): not seated in a round in play (or none
+#: is in play); seated at a table that has reported nothing yet; at a table with hands not
+#: yet confirmed (a provisional result); at a table whose hands are all confirmed.
+IN_PLAY = ("", "not_reported", "provisional", "reported")
+
 
 def rules_of(kind: str | GameRules[Any, Any]) -> GameRules[Any, Any]:
     """The rules object of a game given by name (``tonkrules.find_game``) or as itself.
@@ -43,13 +49,16 @@ def tiebreak_keys(kind: str | GameRules[Any, Any]) -> tuple[str, ...]:
 class Entry:
     """A registered player: registration and player ids, the name shown, the first round they
     could be seated in (late entry) and the round after which they withdrew (``None``: still
-    playing). Withdrawn players stay in the standings, flagged."""
+    playing). Withdrawn players stay in the standings, flagged. ``in_play``: where their table
+    stands in the round in play (:data:`IN_PLAY`), a fact the caller gives; it is shown on
+    their row, never counted."""
 
     registration_id: int
     player_id: int
     name: str
     from_round: int = 1
     withdrawn_after: int | None = None
+    in_play: str = ""
 
     @property
     def withdrawn(self) -> bool:
@@ -134,6 +143,12 @@ class StandingRow:
     later rounds where the player has results); ``tiebreaks`` holds the values of the game's
     tie-break columns (:func:`tiebreak_keys`), in order, ``None`` for a best round or hand of a
     player without results; ``games`` counts the tables at which the player has results.
+
+    ``ranked`` is False for a player with no score yet (no round complete and no result
+    entered: their table has not reported anything, or they sit the first round out): such a
+    row has no place (``place`` 0, ``label`` ""), is never ranked on 0 above players who have
+    scored, and is listed after the ranked rows. ``in_play`` is the entry's (:data:`IN_PLAY`):
+    the row's live mark (not reported, provisional).
     """
 
     place: int
@@ -146,6 +161,18 @@ class StandingRow:
     rounds: dict[int, RoundScore]
     tiebreaks: tuple[int | None, ...]
     games: int
+    ranked: bool = True
+    in_play: str = ""
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the row counts a round in play whose table has hands not yet confirmed."""
+        return self.in_play == "provisional"
+
+    @property
+    def not_reported(self) -> bool:
+        """Whether the player's table in the round in play has reported nothing yet."""
+        return self.in_play == "not_reported"
 
 
 def place_label(place: int, *, shared: bool) -> str:
