@@ -86,9 +86,8 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="seat",
             name="seat_key",
-            field=models.CharField(
-                default=scoring.models.new_seat_key, editable=False, max_length=64, null=True
-            ),
+            # No default here: a callable default is computed once for every existing row.
+            field=models.CharField(editable=False, max_length=64, null=True),
         ),
         migrations.RunPython(fill_seat_keys, migrations.RunPython.noop),
         migrations.AlterField(
