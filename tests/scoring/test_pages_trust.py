@@ -164,17 +164,70 @@ def test_a_tournament_table_asks_for_the_seat_before_the_entry_form(table: Game)
     assert doc.find_all("form", id="entry") != []
 
 
-def test_a_casual_game_offers_the_chooser_and_still_takes_hands_without_a_seat(club: Any) -> None:
+def test_a_casual_game_shows_the_chooser_first_and_the_form_one_tap_later(club: Any) -> None:
     game = start(club, directed=False, confirmation=Game.Confirmation.NONE)
     client = Client()
     doc = parse(client.get(url("table", game)))
 
-    assert doc.find("form", id="seat-form")
+    assert doc.find_all("form", id="entry") == []
+    first = doc.find("section", id="seat-first")
+    assert first.find("h2").text() == "Which seat is this phone?"
+    assert [b.text() for b in first.find_all("button")] == [
+        "Ana (seat 1)",
+        "Ben (seat 2)",
+        "Cy (seat 3)",
+    ]
+    assert "the table link alone only shows the game" in doc.find("p", id="choose-first").text()
+    before = counts(game)
+    response = enter(client, game)
+    assert response.status_code == 403
+    assert "the table link alone only shows this game" in response.content.decode()
+    assert counts(game) == before
+
+    ben = seat_of(game, "Ben")
+    response = client.post(url("seat-choose", game), {"seat": ben.pk, "idempotency_key": "k"})
+    assert response["Location"] == url("table", game)
+    doc = parse(client.get(url("table", game)))
+    assert doc.find("p", id="you-are").text().startswith("You are Ben (seat 2)")
     assert doc.find_all("form", id="entry") != []
     assert enter(client, game).status_code == 302
     hand = Hand.objects.get(game=game)
-    assert (hand.entered_via, hand.entered_seat_id) == ("table", None)
+    assert (hand.entered_via, hand.entered_seat_id) == ("seat", ben.pk)
     assert row_status(parse(client.get(url("table", game))), 1) == "Confirmed"
+
+
+def test_a_casual_games_creator_enters_without_a_seat_and_is_offered_one(club: Any) -> None:
+    creator = UserFactory()
+    game = start(club, directed=False, confirmation=Game.Confirmation.NONE, created_by=creator)
+    client = phone(game, user=creator)
+    doc = parse(client.get(url("table", game)))
+
+    assert doc.find_all("form", id="entry") != []
+    offer = doc.find("div", id="seat-choice").find("details")
+    assert "open" in offer.attrs
+    assert "You started this game: which seat are you?" in offer.text()
+    assert enter(client, game).status_code == 302
+    hand = Hand.objects.get(game=game)
+    assert (hand.entered_via, hand.entered_by, hand.entered_seat_id) == ("user", creator, None)
+    # With a hand on the sheet the offer stays folded.
+    doc = parse(client.get(url("table", game)))
+    assert "open" not in doc.find("div", id="seat-choice").find("details").attrs
+
+
+def test_a_member_not_seated_at_a_casual_game_gets_the_chooser_and_writes_nothing(
+    club: Any, member: Any
+) -> None:
+    game = start(club, directed=False, confirmation=Game.Confirmation.NONE)
+    client = phone(game, user=member)
+
+    doc = parse(client.get(url("table", game)))
+
+    assert doc.find_all("form", id="entry") == []
+    assert doc.find("section", id="seat-first")
+    before = counts(game)
+    assert enter(client, game).status_code == 403
+    assert client.post(url("finish", game)).status_code == 403
+    assert counts(game) == before
 
 
 def test_choosing_a_seat_of_another_table_is_refused_and_remembers_nothing(
@@ -567,7 +620,7 @@ def test_the_audit_lists_every_step_with_who_when_what_and_why(
 def test_a_casual_games_creator_reads_its_audit(club: Any) -> None:
     creator = UserFactory()
     game = start(club, directed=False, confirmation=Game.Confirmation.NONE, created_by=creator)
-    enter(phone(game), game)
+    assert enter(phone(game, "Cy"), game).status_code == 302
 
     response = phone(game, user=creator).get(url("audit", game))
 
@@ -575,7 +628,7 @@ def test_a_casual_games_creator_reads_its_audit(club: Any) -> None:
     step = parse(response).find("ol", id="audit").find("li")
     assert (step.find(class_="what").text(), step.find(class_="who").text()) == (
         "Entered",
-        "table link",
+        "Cy",
     )
 
 
