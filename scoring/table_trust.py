@@ -240,7 +240,6 @@ def table_trust(request: HttpRequest, game: Game, hands: list[Hand]) -> dict[str
     }
 
 
-
 def may_read_audit(request: HttpRequest, game: Game) -> bool:
     """Whether the viewer may read a table's audit page: a club director; for a casual game
     also its creator."""
