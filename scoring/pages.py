@@ -461,9 +461,6 @@ def _correct(
             )
         form.add_error(None, _conflict_text(exc))
         return form, 409
-    except (NotAllowed, ReasonRequired) as exc:  # who may: scoring.permissions
-        form.add_error(None, error_message(exc))
-        return form, 403 if isinstance(exc, NotAllowed) else 409
     return None, 303
 
 
