@@ -7,7 +7,6 @@ import factory
 from django.contrib.auth import get_user_model
 
 from scoring.models import Game
-
 from tournaments.models import Club, Membership, Player
 
 

@@ -385,7 +385,9 @@ def test_results_for_an_unpublished_or_complete_round_are_refused(
     names = seat_names(table)
     hand = tonk_hand(random.Random(2), names, names[0])
     table_api = APIClient()
-    table_api.credentials(HTTP_AUTHORIZATION=f"Table {table.game.table_key}")
+    table_api.credentials(
+        HTTP_AUTHORIZATION=f"Seat {table.game.seats.order_by('position').first().seat_key}"
+    )
 
     with pytest.raises(GameNotOpen):
         enter(table, hand)
