@@ -64,6 +64,10 @@ def test_a_round_entered_at_a_table_moves_the_open_public_standings(
     table = new_page()
     table.goto(link)
     expect(table.get_by_role("link", name="Sign in")).to_be_visible()
+    # The table link alone only reads: the phone taps its seat first, then the form appears.
+    expect(table.locator("#entry")).to_have_count(0)
+    table.locator("#seat-first button").first.click()
+    expect(table.locator("#you-are")).to_be_visible()
     seats = table.locator("[id^=id_held_]")
     count = seats.count()
     table.get_by_label("Nobody: time called").check()
