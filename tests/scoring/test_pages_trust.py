@@ -540,6 +540,87 @@ def test_a_complete_rounds_restore_is_refused_to_a_seat(table: Game, director: A
     assert "Restore" not in buttons(parse(phone(table, "Ben").get(url("table", table))))
 
 
+def test_a_complete_rounds_restore_and_confirm_are_a_directors_with_a_reason(
+    table: Game, director: Any
+) -> None:
+    enter(phone(table, "Ana"), table)
+    enter(phone(table, "Ana"), table, CY_TONKS_OUT)
+    services.hand_void(game=table, number=2)
+    services.game_finish(game=table)
+    boss = phone(table, user=director)
+    sheet = parse(boss.get(url("table", table)))
+    assert sheet.find("textarea", id="id_restore_reason_2").attrs.get("required") is not None
+    page = parse(boss.get(url("hand-edit", table, number=1)))
+    assert page.find("textarea", id="id_confirm_reason").attrs.get("required") is not None
+    before = counts(table)
+
+    restore = boss.post(url("hand-restore", table, number=2), {"idempotency_key": "r"})
+    confirm = boss.post(url("hand-confirm", table, number=1), {"idempotency_key": "c"})
+
+    for missing in (restore, confirm):
+        assert missing.status_code == 409
+        assert parse(missing).find("textarea", name="reason")
+        assert "the round is complete" in missing.content.decode()
+    assert counts(table) == before
+
+    restored = boss.post(
+        url("hand-restore", table, number=2),
+        {"reason": "Voided by mistake", "idempotency_key": "r"},
+    )
+    confirmed = boss.post(
+        url("hand-confirm", table, number=1), {"reason": "Checked", "idempotency_key": "c"}
+    )
+
+    assert (restored.status_code, confirmed.status_code) == (302, 302)
+    assert HandEvent.objects.get(game=table, action="restore").reason == "Voided by mistake"
+    assert HandEvent.objects.get(game=table, action="confirm").reason == "Checked"
+    assert Hand.objects.get(game=table, number=1, state="current").status == "confirmed"
+
+
+def test_a_seats_restore_and_confirm_keep_an_optional_reason(club: Any) -> None:
+    game = start(club, directed=False, confirmation=Game.Confirmation.ONE_OTHER)
+    ana, ben = phone(game, "Ana"), phone(game, "Ben")
+    enter(ana, game)
+    enter(ana, game, CY_TONKS_OUT)
+    services.hand_void(game=game, number=2)
+    assert (
+        "required"
+        not in parse(ben.get(url("table", game))).find("textarea", id="id_restore_reason_2").attrs
+    )
+
+    assert (
+        ben.post(url("hand-confirm", game, number=1), {"idempotency_key": "c"}).status_code == 302
+    )
+    restored = ben.post(
+        url("hand-restore", game, number=2), {"reason": "Oops", "idempotency_key": "r"}
+    )
+
+    assert restored.status_code == 302
+    assert [
+        (e.action, e.seat_id, e.reason) for e in HandEvent.objects.filter(game=game).order_by("id")
+    ][-2:] == [
+        ("confirm", seat_of(game, "Ben").pk, ""),
+        ("restore", seat_of(game, "Ben").pk, "Oops"),
+    ]
+
+
+@pytest.mark.parametrize("who", ["director", "Ana"])
+def test_nobody_finishes_a_tournament_table_from_its_page(
+    table: Game, director: Any, who: str
+) -> None:
+    client = phone(table, user=director) if who == "director" else phone(table, who)
+    assert "Finish the game" not in client.get(url("table", table)).content.decode()
+    before = counts(table)
+
+    response = client.post(url("finish", table))
+
+    assert response.status_code == 403
+    assert "a tournament table ends with its round" in response.content.decode()
+    assert counts(table) == before
+    table.refresh_from_db()
+    assert table.state != Game.State.FINISHED
+
+
 # --- links ----------------------------------------------------------------------------------------
 
 
