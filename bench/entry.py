@@ -16,8 +16,9 @@ again at the end, whatever happens; no other database is touched):
    ``DATABASE_URL`` pointing at the scratch database and ``CONN_MAX_AGE`` 60 (the project's
    default: persistent connections);
 3. creates ``--games`` Tonk games through ``POST /api/v1/games/`` with the token;
-4. measures two endpoints, both with ``Authorization: Table <table key>`` (a phone at a
-   table), an ``Idempotency-Key`` unique per request and the same JSON body (one Tonk hand):
+4. measures two endpoints, both with ``Authorization: Seat <seat key>`` (a player's phone at
+   a table: the first seat's key of the game; a table key alone only reads), an
+   ``Idempotency-Key`` unique per request and the same JSON body (one Tonk hand):
 
    * ``hand``: ``POST /api/v1/games/{id}/hands/``, recording the hand;
    * ``bare``: ``POST /bench/bare/``, the same authentication, then one ``INSERT``;
@@ -425,7 +426,7 @@ def post(path: str, *, host: str, auth: str, body: bytes, idempotency_key: str =
 @dataclass(frozen=True)
 class GameRef:
     id: int
-    table_key: str
+    seat_key: str  # the first seat's: every write records who made it
 
 
 class Target:
@@ -450,7 +451,7 @@ class Target:
         return post(
             path,
             host=self.host,
-            auth=f"Table {game.table_key}",
+            auth=f"Seat {game.seat_key}",
             body=self.body,
             idempotency_key=f"bench-{self.run}-{self.name}-{i}",
         )
@@ -763,7 +764,7 @@ def games_create(port: int, token: str, count: int) -> list[GameRef]:
                     failures.append(f"{status}: {answer[:300]!r}")
                     return
                 game = json.loads(answer)
-                games.append(GameRef(game["id"], game["table_key"]))
+                games.append(GameRef(game["id"], game["seats"][0]["seat_key"]))
         finally:
             connection.close()
 

@@ -7,7 +7,8 @@
 In one process, without gunicorn or sockets, on the scratch database ``tabletally_bench_profile``
 (PostgreSQL at 127.0.0.1:5432, created, migrated and dropped at the end): the same two requests
 as ``bench/entry.py`` (``POST /api/v1/games/{id}/hands/`` and the bare ``POST /bench/bare/``,
-both with the game's table key) through Django's test client, with ``DEBUG=false``.
+both with the first seat's key, ``Authorization: Seat <key>``: a table key alone only reads)
+through Django's test client, with ``DEBUG=false``.
 It prints the SQL queries of one request of each (from ``CaptureQueriesContext``), the mean
 time of a request, how that time grows with the number of hands already in the game, and,
 with ``--cprofile``, the functions that take the time.
@@ -82,6 +83,8 @@ def profile(args: argparse.Namespace) -> int:
     body = json.dumps(HAND_BODY)
     client = Client(HTTP_HOST="127.0.0.1")  # ALLOWED_HOSTS has no "testserver"
     counter = iter(range(10**9))
+    # Each game's first seat key, read when the game starts (never inside a measured request).
+    seat_keys: dict[int, str] = {}
 
     def new_game():
         game, _ = services.game_start(
@@ -90,6 +93,7 @@ def profile(args: argparse.Namespace) -> int:
             stake=GAME_BODY["stake"],
             created_by=user,
         )
+        seat_keys[game.pk] = game.seats.get(position=0).seat_key
         return game
 
     def post(game, path: str) -> int:
@@ -98,7 +102,7 @@ def profile(args: argparse.Namespace) -> int:
             body,
             content_type="application/json",
             headers={
-                "Authorization": f"Table {game.table_key}",
+                "Authorization": f"Seat {seat_keys[game.pk]}",
                 "Idempotency-Key": f"profile-{next(counter)}",
             },
         )
@@ -262,7 +266,7 @@ def step_timers() -> StepTimers:
     from scoring.services import hands
 
     steps = StepTimers()
-    steps.wrap(api_auth.TableKeyAuthentication, "authenticate", "table key authentication")
+    steps.wrap(api_auth.SeatKeyAuthentication, "authenticate", "seat key authentication")
     steps.wrap(api_hands, "game_for", "api: game_for (the game, again)")
     steps.wrap(services, "hand_record", "services.hand_record (transaction included)")
     # hand_record (scoring.services.hands) calls these through its own imports of them.

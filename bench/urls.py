@@ -1,10 +1,11 @@
 """The project's URLs plus one bench-only endpoint, ``POST bench/bare/``: the reference that
 ``bench/entry.py`` measures beside recording a hand.
 
-The bare endpoint is a DRF view with the hand endpoint's authentication and permission (a table
-key costs the same one query to check) whose ``POST`` inserts one row, a queued
-``ScoresheetJob`` with the request body as its sheet, and answers 201 with a tiny body. It
-does not enqueue the job's task. Served only under ``DJANGO_SETTINGS_MODULE=bench.settings``.
+The bare endpoint is a DRF view with the hand endpoint's authentication and permission (a seat
+key, as ``bench/entry.py`` sends to both, costs the same one query to check) whose ``POST``
+inserts one row, a queued ``ScoresheetJob`` with the request body as its sheet, and answers 201
+with a tiny body. It does not enqueue the job's task. Served only under
+``DJANGO_SETTINGS_MODULE=bench.settings``.
 """
 
 from django.urls import path

@@ -37,7 +37,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
-from scoring.api_auth import SeatKeyAuthentication, TableKeyAuthentication, actor_of, is_table
+from scoring.api_auth import (
+    SeatKeyAuthentication,
+    TableAccess,
+    TableKeyAuthentication,
+    actor_of,
+    is_table,
+)
 from scoring.errors import HandNotFound, NotAllowed, ScoringConflict
 from scoring.messages import error_body, error_message
 from scoring.models import Game
@@ -120,6 +126,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             body["fields"] = exc.detail
         return Response({"error": body}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, NotAllowed):  # the caller may see the game, not change it
+        if _table_key_alone(context.get("request")) and exc.key in _SEAT_NEEDED:
+            exc = NotAllowed("not_allowed.table_key")  # the API's word: name the seat key
         return Response({"detail": error_message(exc)}, status=status.HTTP_403_FORBIDDEN)
     if isinstance(exc, HandNotFound):
         return Response(
@@ -132,6 +140,16 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, Http404):  # get_object_or_404's sentence names the model: say Not found
         exc = exceptions.NotFound()
     return exception_handler(exc, context)
+
+
+#: Refusals that mean "say which seat you are": a table key alone is told to send a seat key.
+_SEAT_NEEDED = ("not_allowed.table_link", "not_allowed.seat")
+
+
+def _table_key_alone(request: Request | None) -> bool:
+    """Whether the caller holds a game's table key, no seat key (``Authorization: Table``)."""
+    auth = getattr(request, "auth", None)
+    return isinstance(auth, TableAccess) and auth.seat_id is None
 
 
 class SignedInOrTableKey(BasePermission):
@@ -235,7 +253,11 @@ _ERRORS: dict[int, OpenApiResponse] = {
         "(`bad_format`); nothing is stored.",
     ),
     401: OpenApiResponse(RefusalOut, description="No credentials, or credentials not known."),
-    403: OpenApiResponse(RefusalOut, description="The caller may not do this."),
+    403: OpenApiResponse(
+        RefusalOut,
+        description="The caller may not do this. A table key alone never writes (every change "
+        "records who made it): send the seat's key, `Authorization: Seat <key>`.",
+    ),
     404: OpenApiResponse(
         RefusalOut, description="No such thing, or not one the caller may see (the same answer)."
     ),

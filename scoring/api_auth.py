@@ -1,8 +1,9 @@
 """How a caller reaches a game through the API: a signed-in user (session or token) sees the
 games of their clubs and the games they created; a table device holds the game's private table
 key (``Authorization: Table <key>``) and a player's phone their seat's private key
-(``Authorization: Seat <key>``): each reaches that one game only. What each may change there is
-:mod:`scoring.permissions`'."""
+(``Authorization: Seat <key>``): each reaches that one game only. A table key reads its game;
+a seat key also writes as that seat. What each may change there is :mod:`scoring.permissions`'
+(a table key alone: nothing, since every change records who made it)."""
 
 from __future__ import annotations
 

@@ -210,7 +210,13 @@ class GameDetailApi(GameApiView):
 class GameFinishApi(GameApiView):
     """``POST``: finish the game (no more hands; corrections stay possible)."""
 
-    @extend_schema(request=None, responses={200: GameOut, **errors(*READ_ERRORS, 409)})
+    @extend_schema(
+        request=None,
+        description="A casual game's seats, its creator and the club's directors finish it; "
+        "a table key alone may not (403). A tournament table ends with its round: nobody "
+        "finishes it here, a director included (403).",
+        responses={200: GameOut, **errors(*READ_ERRORS, 409)},
+    )
     def post(self, request: Request, game_id: int) -> Response:
         game = services.game_finish(game=game_for(request, game_id), by=self.actor())
         return Response(GameOut(game, context={"with_key": may_see_keys(self.actor(), game)}).data)

@@ -194,21 +194,34 @@ def _reason(*, required: bool) -> serializers.CharField:
 class HandConfirmApi(GameApiView):
     """``POST``: confirm the hand's current revision (issue 12: Confirmation)."""
 
+    @extend_schema_serializer(component_name="ConfirmIn")
+    class InputSerializer(StrictSerializer):
+        reason = _reason(required=False)
+
     @extend_schema(
-        request=None,
+        request=InputSerializer,
         description="A seat other than the one that entered the hand confirms it (`one_other`), "
         "or adds its confirmation towards every other seat's (`all`); a club director's "
         "confirmation makes it count in any game (`director`: only theirs). The seat that "
-        "entered it may not (403), nor anyone but a seat or a director; a disputed hand waits "
-        "for a director's resolution (409 `hand_disputed`). Naturally idempotent: confirming "
-        "a confirmed hand, or confirming twice from one seat, changes nothing.",
+        "entered it may not (403), nor anyone but a seat or a director (a table key alone: "
+        "403); a disputed hand waits for a director's resolution (409 `hand_disputed`). The "
+        'body is optional (`{"reason": "…"}`, kept with the confirmation; a director '
+        "confirming a hand of a complete tournament round gives one, else 409 "
+        "`reason_required`). Naturally idempotent: confirming a confirmed hand, or "
+        "confirming twice from one seat, changes nothing.",
         parameters=[NATURAL_IDEMPOTENCY],
         responses={200: HandOut, **_TRUST_ERRORS},
+        examples=[example("Confirm", {}), example("With a reason", {"reason": "checked"})],
     )
     def post(self, request: Request, game_id: int, number: int) -> Response:
+        data = self.InputSerializer(data=request.data or {})
+        data.is_valid(raise_exception=True)
         self.idempotency_key(required=False)
         hand = services.hand_confirm(
-            game=game_for(request, game_id, load=False), number=number, by=self.actor()
+            game=game_for(request, game_id, load=False),
+            number=number,
+            by=self.actor(),
+            reason=data.validated_data.get("reason", ""),
         )
         return Response(HandOut.render(hand))
 

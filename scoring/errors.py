@@ -78,6 +78,17 @@ CONFLICT_MESSAGES: dict[str, Template] = {
         "the round is complete: only a club director may change its hands now"
     ),
     "not_allowed.director": _("only a club director may do this"),
+    "not_allowed.table_link": _(
+        "the table link alone only shows this game: choose your seat (or open your seat link) "
+        "to change it, so that each change says who made it"
+    ),
+    "not_allowed.table_key": _(
+        "a table key only reads this game: to change it, send your seat's key "
+        "(Authorization: Seat <seat key>), or sign in as its creator or a club director"
+    ),
+    "not_allowed.ends_with_round": _(
+        "a tournament table ends with its round: nobody finishes it from the table"
+    ),
     "not_allowed.own_hand": _("you entered this hand: another player at the table confirms it"),
     "not_allowed.director_confirms": _("in this game a club director confirms each hand"),
 }
@@ -203,6 +214,7 @@ class NotVoided(ScoringConflict):
 class NotAllowed(ScoringConflict):
     """The caller may see the game but not make this change (issue 12's permissions); the API
     answers 403. Keys: ``not_allowed`` and its variants (``.seat``, ``.round_complete``,
-    ``.director``, ``.own_hand``, ``.director_confirms``)."""
+    ``.director``, ``.own_hand``, ``.director_confirms``, ``.table_link``, ``.table_key`` (the
+    API's word for ``.table_link``), ``.ends_with_round``)."""
 
     code = "not_allowed"

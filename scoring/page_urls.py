@@ -1,7 +1,8 @@
 """Page routes of the scoring app: starting games, the games list, and each table's page.
 
 A table's pages live under its private table link, ``/t/<table key>/``: whoever holds the link
-may enter and correct hands of that one game, with or without an account.
+sees that one game; to change it they choose their seat (or open their seat link), with or
+without an account.
 """
 
 from django.urls import path

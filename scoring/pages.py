@@ -1,7 +1,9 @@
 """The table page and its actions, reached by the game's private table link (``/t/<key>/``).
 
-Whoever holds the link may enter, correct and void hands of that one game, with or without an
-account; a signed-in user is recorded as the one who entered a hand, a table link as such.
+Whoever holds the link sees that one game; every change records who made it (issue 12), so
+entering, correcting and voiding hands takes a seat (chosen once on the device, or its seat
+link), the game's signed-in creator or a club director (:mod:`scoring.permissions`). Without
+a seat the page shows the seat chooser in place of the entry form.
 Views stay thin: the entry forms (``scoring.entry``) build the hand object, the services check,
 score and record it, the selectors read the sheet. With htmx a submission swaps the table's main
 region in place; without it the form posts and the page reloads (303 after a write).
@@ -505,18 +507,18 @@ def _conflict_text(exc: ScoringConflict) -> str:
 
 @require_POST
 def finish(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    """Finish the game: no new hands; corrections stay possible."""
+    """Finish the game: no new hands; corrections stay possible. A tournament table ends with
+    its round, never here (403, as to anyone who may not)."""
     game = _game(key)
-    if game.hand_limit is None:  # a tournament table ends when its round closes, not here
-        try:
-            services.game_finish(game=game, **_who(request, game))
-        except NotAllowed as exc:
-            return render(
-                request,
-                "scoring/message.html",
-                {"game": game, "message": error_message(exc), "robots": ROBOTS},
-                status=403,
-            )
+    try:
+        services.game_finish(game=game, **_who(request, game))
+    except NotAllowed as exc:
+        return render(
+            request,
+            "scoring/message.html",
+            {"game": game, "message": error_message(exc), "robots": ROBOTS},
+            status=403,
+        )
     return redirect("scoring:table", key=key)
 
 

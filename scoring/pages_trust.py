@@ -43,7 +43,8 @@ from scoring.table_trust import (
 
 
 class ReasonForm(forms.Form):
-    """Why: a dispute's, a resolution's or a void's reason (required where ``required``)."""
+    """Why: a dispute's, a resolution's, a void's, a restore's or a confirmation's reason
+    (required where ``required``)."""
 
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=255)
     reason = forms.CharField(
@@ -164,15 +165,29 @@ def links_rotate(request: HtmxHttpRequest, key: str) -> HttpResponse:
 
 @require_POST
 def hand_confirm(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
-    """This seat (or a director) confirms a provisional hand."""
+    """This seat (or a director) confirms a provisional hand, with an optional reason (a
+    director confirming a hand of a complete tournament round gives one: without it, the
+    small form again asking for it)."""
     game = _game(key)
-    try:
-        services.hand_confirm(game=game, number=number, by=actor_of(request, game))
-    except HandNotFound as exc:
-        raise Http404 from exc
-    except ScoringConflict as exc:
-        return _refused(request, game, exc)
-    return redirect("scoring:table", key=key)
+    form = ReasonForm(request.POST, required=False)
+    if form.is_valid():
+        try:
+            services.hand_confirm(
+                game=game,
+                number=number,
+                by=actor_of(request, game),
+                reason=form.cleaned_data["reason"],
+            )
+        except HandNotFound as exc:
+            raise Http404 from exc
+        except ReasonRequired as exc:
+            form.add_error("reason", error_message(exc))
+        except ScoringConflict as exc:
+            return _refused(request, game, exc)
+        else:
+            return redirect("scoring:table", key=key)
+    context = _hand_context(game, number) | {"form": form, "action": "confirm"}
+    return render(request, "scoring/hand_reason.html", context, status=409)
 
 
 @require_http_methods(["GET", "POST"])
@@ -278,20 +293,28 @@ def hand_void(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
 @require_POST
 def hand_restore(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
     """Make a voided hand count again (Tonk: any; Rook and Bluke: while it still follows the
-    hands that count)."""
+    hands that count), with a reason: optional, except once a tournament round is complete
+    (a director's, for the record: without it, the small form again asking for it)."""
     game = _game(key)
-    try:
-        services.hand_restore(
-            game=game,
-            number=number,
-            by=actor_of(request, game),
-            reason=request.POST.get("reason", ""),
-        )
-    except HandNotFound as exc:
-        raise Http404 from exc
-    except ScoringConflict as exc:
-        return _refused(request, game, exc)
-    return redirect("scoring:table", key=key)
+    form = ReasonForm(request.POST, required=False)
+    if form.is_valid():
+        try:
+            services.hand_restore(
+                game=game,
+                number=number,
+                by=actor_of(request, game),
+                reason=form.cleaned_data["reason"],
+            )
+        except HandNotFound as exc:
+            raise Http404 from exc
+        except ReasonRequired as exc:
+            form.add_error("reason", error_message(exc))
+        except ScoringConflict as exc:
+            return _refused(request, game, exc)
+        else:
+            return redirect("scoring:table", key=key)
+    context = _hand_context(game, number) | {"form": form, "action": "restore"}
+    return render(request, "scoring/hand_reason.html", context, status=409)
 
 
 # --- the audit --------------------------------------------------------------------------------

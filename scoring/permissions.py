@@ -4,7 +4,8 @@ rules of issue 12, for a tournament table and for a casual game.
 Who acts is an :class:`Actor`: a signed-in user, a seat (its private seat link, or the table
 link with the seat chosen on that device), both, or neither (the table link alone). Their
 :class:`Role` at one game says what they are there: a club director, the seat they hold, the
-game's creator, or the holder of its table link.
+game's creator, or the holder of its table link. Every change records who made it (issue 12):
+a seat (and its player) or a signed-in user, so the table link alone only reads.
 
 The rules (:func:`check`):
 
@@ -12,8 +13,10 @@ The rules (:func:`check`):
   complete (the game is ``directed`` and finished), only a director may change its hands, and
   each change needs a reason.
 - A tournament table (``directed``): its seats, while the round is open; never the table link
-  without a seat, never another member.
-- A casual game: its seats, the table link, its creator; confirming and disputing need a seat.
+  without a seat, never another member. It ends with its round (the tournament finishes it,
+  ``by=None``): nobody finishes it from the table, a director included.
+- A casual game: its seats and its creator (signed in); confirming and disputing need a seat.
+  The table link without a seat chosen reads the game and changes nothing.
 - Resolving a dispute is a director's; so is rotating a tournament table's links (a casual
   game's creator may rotate its own).
 
@@ -159,9 +162,13 @@ def check(act: Act, *, actor: Actor, game: Game, reason: str = "") -> Role:
         The actor's role at the game.
 
     Raises:
-        NotAllowed: they may not (the API answers 403); the key says why.
+        NotAllowed: they may not (the API answers 403); the key says why
+            (``not_allowed.table_link``: the table link without a seat, at a casual game;
+            ``not_allowed.ends_with_round``: finishing a tournament table).
         ReasonRequired: a director changing a complete round's hands without a reason.
     """
+    if game.directed and act == Act.FINISH:
+        raise NotAllowed("not_allowed.ends_with_round")
     role = role_of(actor, game)
     if role.director:
         # A new hand is refused by the finished game itself; every other change says why.
@@ -171,7 +178,7 @@ def check(act: Act, *, actor: Actor, game: Game, reason: str = "") -> Role:
     if act == Act.RESOLVE:
         raise NotAllowed("not_allowed.director")
     if game.directed:
-        if act in (Act.ROTATE, Act.FINISH):
+        if act == Act.ROTATE:
             raise NotAllowed("not_allowed.director")
         if role.seat_id is None:
             raise NotAllowed("not_allowed.seat")
@@ -186,8 +193,9 @@ def check(act: Act, *, actor: Actor, game: Game, reason: str = "") -> Role:
         if not role.creator:
             raise NotAllowed("not_allowed.director")
         return role
-    if role.seat_id is None and not role.creator and not role.table:
-        raise NotAllowed()
+    if role.seat_id is None and not role.creator:
+        # Every write records who made it: the table link alone is a read credential.
+        raise NotAllowed("not_allowed.table_link" if role.table else "not_allowed")
     return role
 
 

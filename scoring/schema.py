@@ -15,7 +15,7 @@ from scoring import games
 
 
 class TableKeyScheme(OpenApiAuthenticationExtension):
-    """``Authorization: Table <key>``: a table device's private key to its one game."""
+    """``Authorization: Table <key>``: a table device's private key to read its one game."""
 
     target_class = "scoring.api_auth.TableKeyAuthentication"
     name = "tableKey"
@@ -25,7 +25,10 @@ class TableKeyScheme(OpenApiAuthenticationExtension):
             "type": "apiKey",
             "in": "header",
             "name": "Authorization",
-            "description": "The game's private table key, as `Table <key>`.",
+            "description": "The game's private table key, as `Table <key>`: it reads its "
+            "one game (the game, its hands, exports). It changes nothing: every write records "
+            "who made it, so a write with a table key alone is refused (403); send a seat's "
+            "key instead (`Seat <key>`).",
         }
 
 
@@ -40,7 +43,9 @@ class SeatKeyScheme(OpenApiAuthenticationExtension):
             "type": "apiKey",
             "in": "header",
             "name": "Authorization",
-            "description": "A seat's private key, as `Seat <key>`: its player's phone.",
+            "description": "A seat's private key, as `Seat <key>`: its player's phone. It "
+            "reads its one game and writes to it as that seat (enter, correct, void, restore, "
+            "confirm, dispute), recorded with the seat and its player.",
         }
 
 

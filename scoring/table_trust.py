@@ -211,6 +211,7 @@ def table_trust(request: HttpRequest, game: Game, hands: list[Hand]) -> dict[str
             }
         )
     show_links = may_see_keys(actor, game) or not game.directed
+    writer = allowed(Act.ENTER, actor, game)
     links = []
     if show_links:
         for seat in seats:
@@ -219,9 +220,17 @@ def table_trust(request: HttpRequest, game: Game, hands: list[Hand]) -> dict[str
     return {
         "seat": chosen,
         "seats": seats,
-        # A tournament table's entry form waits for the device's seat (only seats write).
-        "must_choose": chosen is None and game.directed and not _is_director(actor, game),
+        # Every write records who made it: without a seat, the entry form waits for the
+        # device's seat (a signed-in creator or director writes as themselves).
+        "must_choose": chosen is None and writer is None,
         "offer_choice": chosen is None,
+        # The creator of a new casual game is asked which seat they are (optional for them).
+        "welcome": chosen is None
+        and writer is not None
+        and writer.creator
+        and writer.seat_id is None
+        and not hands,
+        "can_finish": allowed(Act.FINISH, actor, game) is not None,
         "voided": voided,
         "seat_links": links,
         "can_rotate": allowed(Act.ROTATE, actor, game) is not None,
@@ -229,10 +238,6 @@ def table_trust(request: HttpRequest, game: Game, hands: list[Hand]) -> dict[str
         "closed": closed(game),
         "form_key": new_idempotency_key(),
     }
-
-
-def _is_director(actor: Actor, game: Game) -> bool:
-    return is_director(actor.signed_in, game.club_id)
 
 
 def may_read_audit(request: HttpRequest, game: Game) -> bool:
@@ -248,8 +253,9 @@ def may_read_audit(request: HttpRequest, game: Game) -> bool:
 
 def hand_page_trust(request: HttpRequest, game: Game, history: list[Hand]) -> dict[str, Any]:
     """What a hand's page shows of trust: the current revision's status and acts (confirm,
-    dispute, a director's resolve), or the void's who and why and the restore; and whether
-    a change needs a reason (a complete tournament round)."""
+    dispute, a director's resolve), or the void's who and why and the restore; whether a
+    change needs a reason (a complete tournament round) and whether the viewer directs the
+    club (their Confirm takes a reason)."""
     actor = actor_of(request, game)
     current = next((h for h in history if h.state == Hand.State.CURRENT), None)
     trust = annotate_hands(request, game, [current], actor)[current.pk] if current else None
@@ -272,6 +278,8 @@ def hand_page_trust(request: HttpRequest, game: Game, history: list[Hand]) -> di
         "hand": trust,
         "void": void,
         "closed": closed(game),
+        # A director's confirmation takes a reason (required once the round is complete).
+        "director": is_director(actor.signed_in, game.club_id),
         "resolving": trust is not None and trust.can_resolve,
         "form_key": new_idempotency_key(),
     }

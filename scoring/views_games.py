@@ -50,8 +50,10 @@ def game_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
-    """Start a game; on success, 303 to its table page. A resubmitted form (the same
-    idempotency key) goes to the game the first submission started."""
+    """Start a game; on success, 303 to its table page, where its creator (signed in) may
+    enter hands as themselves and is asked which seat they are (optional for them:
+    ``scoring.table_trust``'s ``welcome``). A resubmitted form (the same idempotency key) goes
+    to the game the first submission started."""
     user = cast(User, request.user)  # signed in: login_required
     if request.method == "POST":
         form = GameStartForm(request.POST, user=user)

@@ -1,8 +1,12 @@
-"""Factories for the tests (factory-boy): users, clubs and their members, club players."""
+"""Factories for the tests (factory-boy): users, clubs and their members, club players; and
+:func:`sit`, a browser at a game's seat."""
+
+from typing import Any, TypeVar
 
 import factory
 from django.contrib.auth import get_user_model
 
+from scoring.models import Game
 from tournaments.models import Club, Membership, Player
 
 
@@ -37,3 +41,18 @@ class PlayerFactory(factory.django.DjangoModelFactory):
 
     club = factory.SubFactory(ClubFactory)
     name = factory.Sequence(lambda n: f"Player {n}")
+
+
+G = TypeVar("G", bound=Game)
+
+
+def sit(client: Any, game: G, position: int = 0) -> G:
+    """This browser (a Django test ``Client``) is seat ``position`` of ``game``, as the seat
+    chooser or the seat's link leaves it (the session's ``seats``): every write at a table
+    records who made it, and the table link alone only reads (issue 12). Returns ``game``."""
+    session = client.session
+    seats = dict(session.get("seats", {}))
+    seats[str(game.pk)] = game.seats.get(position=position).pk
+    session["seats"] = seats
+    session.save()
+    return game

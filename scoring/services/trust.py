@@ -62,22 +62,28 @@ def _set_status(game: Game, hand: Hand, status: str) -> None:
 
 
 @transaction.atomic
-def hand_confirm(*, game: Game, number: int, by: Actor, origin: str | None = None) -> Hand:
+def hand_confirm(
+    *, game: Game, number: int, by: Actor, reason: object = "", origin: str | None = None
+) -> Hand:
     """Confirm the current revision of hand ``number`` (issue 12: Confirmation).
 
     A seat other than the one that entered it confirms it (``one_other``), or adds its
     confirmation towards every other seat's (``all``); a director's confirmation makes it count
     in any game. A hand already confirmed, or already confirmed by this seat, is returned
-    unchanged.
+    unchanged. ``reason``: optional, kept with the confirmation; a director confirming a hand
+    of a complete tournament round gives one.
 
     Raises:
         HandNotFound: no current hand ``number``.
         HandDisputed: the hand is disputed (a director resolves it).
         NotAllowed: not a seat of this game (``.seat``), the seat that entered it
             (``.own_hand``), or not a director where a director confirms (``.director_confirms``).
+        ReasonRequired: a director, a complete round, no reason (``.closed``); or a reason
+            over 500 characters.
     """
     game = _locked(game)
-    role = check(Act.CONFIRM, actor=by, game=game)
+    why = reason_text(reason)
+    role = check(Act.CONFIRM, actor=by, game=game, reason=why)
     hand = _current_hand(game, number)
     if hand.status == Hand.Status.CONFIRMED:
         return hand
@@ -95,7 +101,7 @@ def hand_confirm(*, game: Game, number: int, by: Actor, origin: str | None = Non
     )
     if not role.director and role.seat_id in confirmed_by:
         return hand
-    _event(hand, HandEvent.Action.CONFIRM, by, role, revision=hand.revision)
+    _event(hand, HandEvent.Action.CONFIRM, by, role, reason=why, revision=hand.revision)
     confirmed_by.add(role.seat_id)
     seats: set[int | None] = {seat_id for _name, seat_id in game.seating}
     agreed = role.director or (

@@ -27,6 +27,12 @@ def table_url(live_server: Any, game: Game) -> str:
     return f"{live_server.url}/t/{game.table_key}/"
 
 
+def seat_url(live_server: Any, game: Game, position: int = 0) -> str:
+    """The private link of the seat at ``position``: it opens the table page with that seat
+    chosen on this phone (the table link alone only reads: every change records who made it)."""
+    return f"{live_server.url}/s/{game.seats.get(position=position).seat_key}/"
+
+
 def tap(page: Page, field: str, *cards: str) -> None:
     """Focus a cards field, then tap each card on the grid."""
     page.locator(f"#id_{field}").click()
@@ -77,6 +83,9 @@ def test_tonk_caught_knock_entered_by_tapping_cards(
     expect(page).to_have_url(re.compile(r"/t/[\w-]+/$"))
     game = Game.objects.get()
     assert (game.kind, game.stake, game.currency) == ("tonk", "0.25", "USD")
+    # Its creator enters as themselves, and is offered their seat (optional).
+    expect(page.locator("#seat-choice details")).to_contain_text("which seat are you?")
+    expect(page.locator("#seat-choice details")).to_have_attribute("open", "")
 
     page.get_by_label("Knock (drop)").check()
     page.locator("#id_by").select_option(label="Ana")
@@ -102,7 +111,7 @@ def test_rook_round_with_a_rook_in_a_run(
     live_server: Any, page: Page, screenshot_dir: Path
 ) -> None:
     game = start("rook", ["Ana", "Ben", "Cyd"])
-    page.goto(table_url(live_server, game))
+    page.goto(seat_url(live_server, game))
     expect(page.locator("#next-h + dl")).to_contain_text("2 sets")
 
     page.locator("#id_round").fill("2")  # round 2: one run, one set
@@ -129,7 +138,7 @@ def test_bluke_hand_with_bids_and_tricks(
     live_server: Any, page: Page, screenshot_dir: Path
 ) -> None:
     game = start("bluke", ["Ana", "Ben", "Cyd"])
-    page.goto(table_url(live_server, game))
+    page.goto(seat_url(live_server, game))
     # Ana deals hand 1; bidding starts on her left.
     expect(page.locator("#next-h + dl")).to_contain_text("Ben → Cyd → Ana")
     bidders = page.locator("table.bids tbody tr th")
@@ -160,7 +169,7 @@ def test_a_bad_meld_is_rejected_with_the_card_named_and_the_entry_kept(
     live_server: Any, page: Page
 ) -> None:
     game = start("rook", ["Ana", "Ben", "Cyd"])
-    page.goto(table_url(live_server, game))
+    page.goto(seat_url(live_server, game))
 
     page.get_by_label("Ana", exact=True).check()
     page.locator("#id_melds_0").fill("R5 R6 R7\nY9 G9 B9")
@@ -184,7 +193,7 @@ def test_correcting_an_earlier_hand_changes_later_totals(live_server: Any, page:
     services.hand_record(
         game=game, entry={"dealer": "Ben", "end": "tonk_out", "by": "Ben", "held": {}}
     )
-    page.goto(table_url(live_server, game))
+    page.goto(seat_url(live_server, game))
     assert totals(page) == {"Ana": "-1", "Ben": "1"}
 
     page.locator("#hand-1 th a").click()
@@ -228,20 +237,28 @@ def test_the_table_link_opens_the_game_without_signing_in(
     guest = new_page()
     guest.goto(link)
     expect(guest.get_by_role("link", name="Sign in")).to_be_visible()
+    # The table link alone only reads: the seat chooser comes first, one tap and the form.
+    expect(guest.locator("#entry")).to_have_count(0)
+    guest.locator("#seat-first").get_by_role("button", name="Ben (seat 2)").click()
+    expect(guest.locator("#you-are")).to_contain_text("You are Ben (seat 2)")
     guest.get_by_label("Tonk out").check()
     guest.locator("#id_by").select_option(label="Ben")
     guest.locator("#submit-hand").click()
     expect(guest.locator("[role=status]")).to_contain_text("Hand 1 recorded")
     assert totals(guest) == {"Ana": "-2", "Ben": "2"}
     hand = Hand.objects.get(game=game)
-    assert (hand.entered_by, hand.entered_via) == (None, Hand.Via.TABLE)
+    assert (hand.entered_by, hand.entered_via, hand.entered_seat) == (
+        None,
+        Hand.Via.SEAT,
+        game.seats.get(position=1),
+    )
     # The link opens this game only: another key is a 404.
     assert guest.goto(f"{live_server.url}/t/not-{game.table_key}/").status == 404
 
 
 def test_a_double_tapped_submit_records_one_hand(live_server: Any, page: Page) -> None:
     game = start("tonk", ["Ana", "Ben"])
-    page.goto(table_url(live_server, game))
+    page.goto(seat_url(live_server, game))
     page.get_by_label("Tonk out").check()
     page.locator("#id_by").select_option(label="Ana")
 
@@ -251,7 +268,7 @@ def test_a_double_tapped_submit_records_one_hand(live_server: Any, page: Page) -
     if connection.vendor == "sqlite" and connection.is_in_memory_db():
         pytest.skip("two writes at once need a database file or PostgreSQL (CI), not :memory:")
     # The same form sent twice at once, as a flaky network's retry would: still one hand.
-    page.goto(table_url(live_server, game))
+    page.goto(seat_url(live_server, game))
     page.get_by_label("Tonk out").check()
     page.locator("#id_by").select_option(label="Ben")
     statuses = page.evaluate(

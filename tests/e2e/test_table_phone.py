@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from scoring import services
 from scoring.models import Game
-from tests.e2e.test_table_pages import start, table_url, tap
+from tests.e2e.test_table_pages import seat_url, start, tap
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -96,7 +96,7 @@ def test_axe_finds_no_serious_violation_on_the_table_page(
 ) -> None:
     game = start(kind, ["Ana", "Ben", "Cyd"])
     services.hand_record(game=game, entry=HANDS[kind])
-    page.goto(table_url(live_server, game))
+    page.goto(seat_url(live_server, game))
     expect(page.locator("#hand-1")).to_be_visible()
     field = FIRST_CARDS_FIELD[kind]
     card = {"tonk": "AS", "rook": "R5", "bluke": "AS"}[kind]
@@ -114,7 +114,7 @@ def test_axe_as_run_here_flags_a_card_named_otherwise_than_it_shows(
     # The check above can fail: cards announced by another name than their face (as they
     # were: "R5" announced "Red 5") are serious violations.
     game = start("rook", ["Ana", "Ben", "Cyd"])
-    page.goto(table_url(live_server, game))
+    page.goto(seat_url(live_server, game))
     tap(page, "held_1", "R5")
     page.evaluate(
         """document.querySelectorAll(".cardtap").forEach(
@@ -133,7 +133,7 @@ def test_the_record_button_is_on_screen_after_the_last_card_is_tapped(
     game = start(kind, ["Ana", "Ben", "Cyd"])
     for _ in range(6 if kind == "tonk" else 2):  # a sheet (Rook: round 3 comes, two runs)
         services.hand_record(game=game, entry=_next_hand(game, kind))
-    page.goto(table_url(live_server, game))
+    page.goto(seat_url(live_server, game))
     if kind == "tonk":
         page.get_by_label("Knock (drop)").check()
         page.locator("#id_by").select_option(label="Ana")
@@ -173,7 +173,7 @@ def test_no_on_screen_keyboard_while_the_grid_is_open_and_typing_brings_it_back(
     live_server: Any, page: Page
 ) -> None:
     game = start("tonk", ["Ana", "Ben"])
-    page.goto(table_url(live_server, game))
+    page.goto(seat_url(live_server, game))
     field = page.locator("#id_held_0")
 
     field.click()
@@ -201,7 +201,7 @@ def test_the_rook_grid_counts_the_copies_taken_and_disables_a_card_once_all_are(
     live_server: Any, page: Page
 ) -> None:
     game = start("rook", ["Ana", "Ben", "Cyd"])  # three decks: three copies of each card
-    page.goto(table_url(live_server, game))
+    page.goto(seat_url(live_server, game))
     r5 = page.locator('#cardgrid button[data-card="R5"]')
 
     tap(page, "held_1", "R5", "R5")
@@ -223,8 +223,8 @@ def test_a_hand_entered_on_one_phone_shows_on_another_within_5_s_keeping_its_typ
 ) -> None:
     game = start("tonk", ["Ana", "Ben", "Cyd"])
     phone_a, phone_b = new_page(), new_page()
-    phone_a.goto(table_url(live_server, game))
-    phone_b.goto(table_url(live_server, game))
+    phone_a.goto(seat_url(live_server, game))
+    phone_b.goto(seat_url(live_server, game, 1))
     # A is half-way through the next hand, typing into Ben's field.
     phone_a.get_by_label("Knock (drop)").check()
     phone_a.locator("#id_held_0").fill("2S 3S")
@@ -252,7 +252,7 @@ def test_a_table_waiting_for_its_round_shows_the_form_once_the_round_opens(
 ) -> None:
     game = start("tonk", ["Ana", "Ben", "Cyd"])
     Game.objects.filter(pk=game.pk).update(state=Game.State.WAITING)
-    page.goto(table_url(live_server, game))
+    page.goto(seat_url(live_server, game))
     expect(page.locator("#live-next")).to_contain_text("not open yet")
     expect(page.locator("#entry")).to_have_count(0)
 
@@ -274,7 +274,7 @@ def test_a_hand_voided_on_one_phone_leaves_the_other_phones_sheet_within_5_s(
         game=game, entry={"dealer": "Ana", "end": "tonk_out", "by": "Ben", "held": {}}
     )
     phone = new_page()
-    phone.goto(table_url(live_server, game))
+    phone.goto(seat_url(live_server, game))
     expect(phone.locator("#hand-1")).to_be_visible()
 
     services.hand_void(game=Game.objects.get(pk=game.pk), number=1)

@@ -11,13 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.contrib.sessions.backends.db import SessionStore
 from playwright.sync_api import Page, expect
 
 from scoring import services as scoring_services
 from scoring.models import Game, Seat
-from scoring.pages import SEATS_SESSION_KEY
 from scoring.permissions import Actor
 from tournaments.models import Club, Membership, Round, Tournament
 
@@ -69,23 +66,14 @@ def test_a_round_entered_at_a_table_moves_the_open_public_standings(
     link = desk.locator("main a[href*='/t/']").first.get_attribute("href")
     assert link is not None
     table = new_page()
-    # This phone holds the first seat (as the seat chooser remembers it, per game).
     game = Game.objects.get(table_key=link.rstrip("/").rsplit("/", 1)[-1])
     seats = list(Seat.objects.filter(game=game).order_by("position"))
-    session = SessionStore()
-    session[SEATS_SESSION_KEY] = {str(game.pk): seats[0].pk}
-    session.create()
-    table.context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": session.session_key or "",
-                "url": live_server.url,
-            }
-        ]
-    )
     table.goto(link)
     expect(table.get_by_role("link", name="Sign in")).to_be_visible()
+    # The table link alone only reads: the phone taps its seat first, then the form appears.
+    expect(table.locator("#entry")).to_have_count(0)
+    table.locator("#seat-first button").first.click()
+    expect(table.locator("#you-are")).to_be_visible()
     fields = table.locator("[id^=id_held_]")
     count = fields.count()
     table.get_by_label("Nobody: time called").check()

@@ -15,7 +15,7 @@ from django.utils import translation
 
 from scoring import games, services
 from scoring.entry import error_text
-from tests.factories import MembershipFactory
+from tests.factories import MembershipFactory, sit
 from tests.fourth_game.adapter import TallyAdapter
 from tests.fourth_game.countdown import CountdownAdapter
 from tests.scoring.test_pages_table import all_errors, form, next_facts, parse, url
@@ -84,7 +84,7 @@ def test_next_panel_of_a_game_without_a_schedule_names_only_the_dealer(
 def test_next_panel_of_a_game_with_a_schedule_shows_its_hand_and_the_cards_dealt(
     countdown: CountdownAdapter, client: Client
 ) -> None:
-    game, _ = services.game_start(kind="countdown", players=["Ana", "Ben", "Cy"])
+    game = sit(client, services.game_start(kind="countdown", players=["Ana", "Ben", "Cy"])[0])
 
     doc = parse(client.get(url("table", game)))
     assert next_facts(doc) == {"Hand": "1", "Cards dealt": "5", "Deal": "Ana"}
@@ -115,6 +115,7 @@ def test_bad_total_headline_is_generic_unless_the_game_has_its_own(
 @pytest.mark.django_db
 def test_bad_total_on_the_tonk_table_page_keeps_tonks_headline(client: Client) -> None:
     game, _ = services.game_start(kind="tonk", players=["Ana", "Ben", "Cy"], stake="0.25")
+    sit(client, game)
 
     response = client.post(
         url("hand-new", game),

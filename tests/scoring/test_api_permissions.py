@@ -142,7 +142,9 @@ def test_the_table_key_opens_its_own_game(table: dict[str, Any]) -> None:
     game = table["game"]
     device = APIClient()
     device.credentials(HTTP_AUTHORIZATION=f"Table {game.table_key}")
-    response = device.post(
+    phone = APIClient()
+    phone.credentials(HTTP_AUTHORIZATION=f"Seat {game.seats.get(position=1).seat_key}")
+    response = phone.post(
         f"/api/v1/games/{game.pk}/hands/", HAND, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
     )
     assert response.status_code == 201
@@ -150,15 +152,48 @@ def test_the_table_key_opens_its_own_game(table: dict[str, Any]) -> None:
         response.json()["number"],
         response.json()["entered_via"],
         response.json()["entered_by"],
-    ) == (2, "table", None)
+    ) == (2, "seat", None)
     assert device.get(f"/api/v1/games/{game.pk}/").json()["results"]["totals"] == {
         "Ana": 2,
         "Ben": -2,
     }
     assert device.post("/api/v1/scoresheets/", SHEET, format="json").status_code in (401, 403)
+    assert device.get(f"/api/v1/games/{game.pk}/scoresheet/").status_code == 200
     wrong = APIClient()
     wrong.credentials(HTTP_AUTHORIZATION="Table not-a-key")
     assert wrong.get(f"/api/v1/games/{game.pk}/").status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("method", "tail", "body"),
+    [
+        ("post", "hands/", HAND),
+        ("put", "hands/1/", {"revision": 1, "hand": HAND}),
+        ("delete", "hands/1/", None),
+        ("post", "hands/1/confirm/", None),
+        ("post", "hands/1/dispute/", {"reason": "no"}),
+        ("post", "finish/", None),
+    ],
+    ids=["record", "correct", "void", "confirm", "dispute", "finish"],
+)
+def test_the_table_key_alone_writes_nothing_and_is_told_to_send_a_seat_key(
+    table: dict[str, Any], method: str, tail: str, body: Any
+) -> None:
+    game = table["game"]
+    device = APIClient()
+    device.credentials(HTTP_AUTHORIZATION=f"Table {game.table_key}")
+    before = db_counts(), Game.objects.get(pk=game.pk).version
+
+    response = getattr(device, method)(
+        f"/api/v1/games/{game.pk}/{tail}", body, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
+    )
+
+    assert response.status_code == 403
+    assert response.json() == {
+        "detail": "a table key only reads this game: to change it, send your seat's key "
+        "(Authorization: Seat <seat key>), or sign in as its creator or a club director"
+    }
+    assert (db_counts(), Game.objects.get(pk=game.pk).version) == before
 
 
 def test_the_creator_without_a_club_sees_their_game() -> None:

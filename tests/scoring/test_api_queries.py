@@ -15,19 +15,20 @@ HAND = {"dealer": "Cy", "end": "knock", "by": "Ana", "held": {"Ana": "AS", "Ben"
 
 
 @pytest.mark.parametrize("hands_before", [0, 30])
-def test_recording_a_hand_by_table_key_takes_a_fixed_number_of_queries(
+def test_recording_a_hand_by_seat_key_takes_a_fixed_number_of_queries(
     hands_before: int, django_assert_max_num_queries: Any
 ) -> None:
     game, _ = services.game_start(kind="tonk", players=["Ana", "Ben", "Cy"])
     for _ in range(hands_before):
         services.hand_record(game=game, entry=HAND)
     device = APIClient()
-    device.credentials(HTTP_AUTHORIZATION=f"Table {game.table_key}")
-    # table key; savepoint (the test's own transaction around it); the game's row, locked;
+    device.credentials(HTTP_AUTHORIZATION=f"Seat {game.seats.get(position=0).seat_key}")
+    # seat key; savepoint (the test's own transaction around it); the game's row, locked;
     # the hand (unless its idempotency key is taken), its lines and the game's totals in one
-    # statement on PostgreSQL, three elsewhere; release.
+    # statement on PostgreSQL, three elsewhere; release; the seat the answer names as the one
+    # who entered it.
     writes = 1 if connection.vendor == "postgresql" else 3
-    with django_assert_max_num_queries(4 + writes):
+    with django_assert_max_num_queries(5 + writes):
         response = device.post(
             f"/api/v1/games/{game.pk}/hands/", HAND, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
         )

@@ -13,6 +13,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from scoring import messages
+from tests.factories import sit
 from tests.scoring.conftest import new_key
 from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
 from tests.scoring.test_pages_table import CAUGHT_KNOCK, errors_beside, parse, post_hand, tonk_game
@@ -51,7 +52,7 @@ def translated(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 def test_the_table_page_shows_the_engine_error_translated(
     client: Client, translated: list[str]
 ) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     response = post_hand(client, game, dict(CAUGHT_KNOCK, held_1="AS 1D"))
 

@@ -210,6 +210,22 @@ def test_start_tonk_with_stake_house_rule_club_player_and_guest(
     ]
 
 
+def test_the_starter_lands_on_the_table_with_the_form_and_is_asked_their_seat(
+    signed_in: Client,
+) -> None:
+    data = start_form(signed_in, kind="tonk", player_1="Ana", player_2="Gus", stake="0.25")
+    response = signed_in.post(NEW, data)
+    assert response.status_code == 303
+
+    page = signed_in.get(response["Location"]).content.decode()
+
+    assert 'id="entry"' in page  # the creator enters as themselves
+    assert 'id="seat-first"' not in page
+    assert "You started this game: which seat are you?" in page
+    assert '<details class="panel" open>' in page
+    assert "Gus (seat 2)" in page
+
+
 def test_start_with_every_rule_at_its_default_stores_no_options(signed_in: Client) -> None:
     data = start_form(
         signed_in,

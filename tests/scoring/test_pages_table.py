@@ -21,7 +21,7 @@ from django.urls import reverse
 
 from scoring import selectors, services
 from scoring.models import Game, Hand, ScoreLine
-from tests.factories import UserFactory
+from tests.factories import UserFactory, sit
 
 pytestmark = pytest.mark.django_db
 
@@ -268,7 +268,7 @@ def post_hand(client: Client, game: Game, data: dict[str, Any], **extra: Any) ->
 def tonk_three_hands(client: Client) -> Game:
     """A Tonk game with a caught knock, a tonk out and a tonk at the deal entered by form:
     Ana −9, Ben +6, Cy +3."""
-    game = tonk_game()
+    game = sit(client, tonk_game())
     for data in (CAUGHT_KNOCK, CY_TONKS_OUT, BEN_DEAL_TONK):
         assert post_hand(client, game, dict(data)).status_code == 302
     return game
@@ -290,7 +290,7 @@ ROOK_ROUND_3 = dict(
 
 
 def rook_rounds(client: Client, *rounds: dict[str, Any]) -> Game:
-    game = rook_game()
+    game = sit(client, rook_game())
     for data in rounds:
         assert post_hand(client, game, dict(data)).status_code == 302
     return game
@@ -314,7 +314,7 @@ def scores_of(hand: Hand) -> dict[str, int]:
 
 
 def test_tonk_table_page_shows_the_players_the_deal_and_the_52_card_grid(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     response = client.get(url("table", game))
 
@@ -335,7 +335,7 @@ def test_tonk_table_page_shows_the_players_the_deal_and_the_52_card_grid(client:
 def test_rook_table_page_shows_round_1_its_contract_and_one_deck_per_player(
     client: Client, players: list[str]
 ) -> None:
-    game = rook_game(players)
+    game = sit(client, rook_game(players))
 
     response = client.get(url("table", game))
 
@@ -364,7 +364,7 @@ def test_rook_table_page_shows_round_1_its_contract_and_one_deck_per_player(
 def test_bluke_table_page_shows_hand_1_13_cards_and_bidding_from_left_of_the_dealer(
     client: Client,
 ) -> None:
-    game = bluke_game()
+    game = sit(client, bluke_game())
 
     response = client.get(url("table", game))
 
@@ -392,7 +392,7 @@ def test_bluke_table_page_shows_hand_1_13_cards_and_bidding_from_left_of_the_dea
 
 
 def test_after_a_hand_the_deal_passes_to_the_next_seat(client: Client) -> None:
-    game = bluke_game()
+    game = sit(client, bluke_game())
 
     response = post_hand(client, game, dict(BLUKE_HAND_1))
 
@@ -410,7 +410,7 @@ def test_after_a_hand_the_deal_passes_to_the_next_seat(client: Client) -> None:
 
 
 def test_the_deal_wraps_from_the_last_seat_to_the_first(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     post_hand(client, game, dict(CAUGHT_KNOCK))  # dealt by Cy, the last seat
 
@@ -420,7 +420,7 @@ def test_the_deal_wraps_from_the_last_seat_to_the_first(client: Client) -> None:
 
 
 def test_sheet_fragment_is_the_table_main_region_alone(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     response = client.get(url("sheet", game))
 
@@ -434,7 +434,7 @@ def test_sheet_fragment_is_the_table_main_region_alone(client: Client) -> None:
 
 
 def test_caught_knock_entered_by_form_pays_as_the_rules_say(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     response = post_hand(client, game, dict(CAUGHT_KNOCK))
 
@@ -457,7 +457,7 @@ def test_caught_knock_entered_by_form_pays_as_the_rules_say(client: Client) -> N
 
 
 def test_tonk_out_entered_by_form_has_each_other_player_pay_two(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     response = post_hand(client, game, dict(CY_TONKS_OUT))
 
@@ -469,7 +469,7 @@ def test_tonk_out_entered_by_form_has_each_other_player_pay_two(client: Client) 
 
 
 def test_deal_tonk_entered_by_form_has_each_other_player_pay_two(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     response = post_hand(client, game, dict(BEN_DEAL_TONK))
 
@@ -487,7 +487,7 @@ def test_deal_tonk_entered_by_form_has_each_other_player_pay_two(client: Client)
 def test_deal_tonk_on_a_total_that_does_not_tonk_is_refused_with_the_rule(
     client: Client,
 ) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     # K K Q J 9 = 49 tonks, but K K Q 9 8 = 47 does not.
     response = post_hand(client, game, dict(BEN_DEAL_TONK, held_1="KH KD QS 9C 8D"))
@@ -500,7 +500,7 @@ def test_deal_tonk_on_a_total_that_does_not_tonk_is_refused_with_the_rule(
 
 
 def test_knock_with_spreads_on_the_table_is_recorded_with_them(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     response = post_hand(client, game, dict(CAUGHT_KNOCK, spreads="4C 5C 6C\nJH JS JD"))
 
@@ -511,7 +511,7 @@ def test_knock_with_spreads_on_the_table_is_recorded_with_them(client: Client) -
 
 
 def test_bad_spread_is_refused_next_to_the_spreads_field(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     # Q-K-A is no run: the ace is low only.
     response = post_hand(client, game, dict(CAUGHT_KNOCK, spreads="4C 5C 6C\nQS KS AC"))
@@ -528,7 +528,7 @@ def test_bad_spread_is_refused_next_to_the_spreads_field(client: Client) -> None
 def test_knock_without_every_players_cards_is_refused_next_to_the_empty_field(
     client: Client,
 ) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     response = post_hand(client, game, dict(CAUGHT_KNOCK, held_2=""))
 
@@ -541,7 +541,7 @@ def test_knock_without_every_players_cards_is_refused_next_to_the_empty_field(
 
 
 def test_bad_card_is_refused_next_to_the_field_that_holds_it(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     response = post_hand(client, game, dict(CAUGHT_KNOCK, held_1="AS 1D"))
 
@@ -555,7 +555,7 @@ def test_bad_card_is_refused_next_to_the_field_that_holds_it(client: Client) -> 
 def test_htmx_post_answers_with_the_table_main_fragment_and_the_new_hand(
     client: Client,
 ) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     data = form(**CAUGHT_KNOCK)
 
     response = post_hand(client, game, data, **HTMX)
@@ -576,7 +576,7 @@ def test_htmx_post_answers_with_the_table_main_fragment_and_the_new_hand(
 def test_htmx_post_of_a_rejected_hand_answers_400_with_the_fragment_and_the_entry(
     client: Client,
 ) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     data = form(**dict(CAUGHT_KNOCK, held_1="AS 1D"))
 
     response = post_hand(client, game, data, **HTMX)
@@ -614,7 +614,7 @@ def test_settle_up_shows_net_units_money_and_the_fewest_payments(client: Client)
 
 
 def test_settle_up_of_a_game_without_hands_owes_nothing(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     response = client.get(url("settle-up", game))
 
@@ -640,7 +640,7 @@ def test_table_page_shows_the_settle_up_once_hands_are_in(client: Client) -> Non
 
 
 def test_settle_up_is_for_tonk_only(client: Client) -> None:
-    game = rook_game()
+    game = sit(client, rook_game())
 
     assert client.get(url("settle-up", game)).status_code == 404
 
@@ -673,7 +673,7 @@ def test_rook_round_with_a_rook_in_a_run_is_recorded_and_scores_the_others_cards
 
 
 def test_rook_time_called_round_scores_every_players_cards(client: Client) -> None:
-    game = rook_game()
+    game = sit(client, rook_game())
 
     response = post_hand(
         client,
@@ -703,7 +703,7 @@ def test_rook_time_called_round_scores_every_players_cards(client: Client) -> No
 def test_rook_bad_meld_is_refused_next_to_the_players_melds_and_the_entry_stays(
     client: Client, headers: dict[str, str]
 ) -> None:
-    game = rook_game()
+    game = sit(client, rook_game())
     melds = "R7 Y7 G7\nR4 Y4 G5"
     before = Hand.objects.count()
 
@@ -732,7 +732,7 @@ def test_rook_bad_meld_is_refused_next_to_the_players_melds_and_the_entry_stays(
 def test_rook_bad_meld_of_a_player_not_out_is_shown_at_that_players_melds(
     client: Client,
 ) -> None:
-    game = rook_game()
+    game = sit(client, rook_game())
 
     response = post_hand(
         client,
@@ -749,7 +749,7 @@ def test_rook_bad_meld_of_a_player_not_out_is_shown_at_that_players_melds(
 
 
 def test_rook_contract_not_met_is_shown_at_the_going_out_players_melds(client: Client) -> None:
-    game = rook_game()
+    game = sit(client, rook_game())
 
     # Round 1 asks for two sets; one set is short of the contract.
     response = post_hand(client, game, dict(ROOK_ROUND_1, melds_0="R7 Y7 G7"))
@@ -763,7 +763,7 @@ def test_rook_contract_not_met_is_shown_at_the_going_out_players_melds(client: C
 def test_rook_cards_typed_for_the_player_who_went_out_are_refused_not_dropped(
     client: Client,
 ) -> None:
-    game = rook_game()
+    game = sit(client, rook_game())
 
     response = post_hand(client, game, dict(ROOK_ROUND_1, held_0="B2"))
 
@@ -777,7 +777,7 @@ def test_rook_cards_typed_for_the_player_who_went_out_are_refused_not_dropped(
 def test_rook_after_round_11_the_page_asks_to_finish_and_round_12_is_refused(
     client: Client,
 ) -> None:
-    game = rook_game()
+    game = sit(client, rook_game())
     for rnd in range(1, 12):
         services.hand_record(
             game=game,
@@ -803,7 +803,7 @@ def test_rook_after_round_11_the_page_asks_to_finish_and_round_12_is_refused(
 
 
 def test_bluke_bids_and_tricks_score_made_and_set_hands(client: Client) -> None:
-    game = bluke_game()
+    game = sit(client, bluke_game())
 
     response = post_hand(client, game, dict(BLUKE_HAND_1))
 
@@ -823,7 +823,7 @@ def test_bluke_bids_and_tricks_score_made_and_set_hands(client: Client) -> None:
 
 
 def test_bluke_turned_high_bluke_means_no_trump(client: Client) -> None:
-    game = bluke_game()
+    game = sit(client, bluke_game())
     data = dict(BLUKE_HAND_1)
     del data["trump"]
 
@@ -837,7 +837,7 @@ def test_bluke_turned_high_bluke_means_no_trump(client: Client) -> None:
 
 
 def test_bluke_tricks_that_do_not_add_up_are_refused(client: Client) -> None:
-    game = bluke_game()
+    game = sit(client, bluke_game())
 
     response = post_hand(client, game, dict(BLUKE_HAND_1, tricks_2=4))  # 5 + 3 + 4 = 12
 
@@ -858,7 +858,7 @@ def test_bluke_tricks_that_do_not_add_up_are_refused(client: Client) -> None:
 def test_bluke_bid_out_of_range_is_refused_next_to_that_players_bid(
     client: Client, seat: int, bid: int, name: str
 ) -> None:
-    game = bluke_game()
+    game = sit(client, bluke_game())
 
     response = post_hand(client, game, dict(BLUKE_HAND_1, **{f"bid_{seat}": bid}))
 
@@ -875,7 +875,7 @@ def test_bluke_bid_out_of_range_is_refused_next_to_that_players_bid(
 def test_bluke_turned_card_that_disagrees_with_trump_is_refused_at_the_turned_card(
     client: Client,
 ) -> None:
-    game = bluke_game()
+    game = sit(client, bluke_game())
 
     response = post_hand(client, game, dict(BLUKE_HAND_1, trump="S", turned="9H"))
 
@@ -889,7 +889,7 @@ def test_bluke_turned_card_that_disagrees_with_trump_is_refused_at_the_turned_ca
 
 
 def test_bluke_without_trump_or_turned_card_asks_for_trump(client: Client) -> None:
-    game = bluke_game()
+    game = sit(client, bluke_game())
     data = dict(BLUKE_HAND_1)
     del data["trump"]
 
@@ -911,7 +911,7 @@ def test_bluke_without_trump_or_turned_card_asks_for_trump(client: Client) -> No
 def test_double_submit_with_one_idempotency_key_records_one_hand(
     client: Client, headers: dict[str, str]
 ) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     data = form(**CAUGHT_KNOCK | {"idempotency_key": "tap-tap"})
 
     first = post_hand(client, game, data, **headers)
@@ -925,7 +925,7 @@ def test_double_submit_with_one_idempotency_key_records_one_hand(
 
 
 def test_double_submit_of_a_rook_round_records_one_round(client: Client) -> None:
-    game = rook_game()
+    game = sit(client, rook_game())
     data = form(**ROOK_ROUND_1)
 
     first = post_hand(client, game, data)
@@ -1136,7 +1136,7 @@ def test_voiding_the_latest_rook_round_opens_that_round_again(client: Client) ->
 
 
 def test_hand_page_of_an_unknown_hand_is_404(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     assert client.get(url("hand-edit", game, number=1)).status_code == 404
     assert client.post(url("hand-void", game, number=1)).status_code == 404
@@ -1208,7 +1208,7 @@ def test_print_view_shows_the_sheet(client: Client) -> None:
 
 
 def test_qr_code_is_an_svg_image(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     response = client.get(url("qr", game))
 
@@ -1241,7 +1241,7 @@ TABLE_URLS = [
 def test_a_wrong_table_key_is_404_on_every_table_url(
     client: Client, method: str, name: str, kwargs: dict[str, Any]
 ) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     post_hand(client, game, dict(CAUGHT_KNOCK))
     wrong = reverse(f"scoring:{name}", kwargs={"key": game.table_key + "x", **kwargs})
 
@@ -1278,7 +1278,7 @@ def test_a_finished_game_shows_no_entry_form_and_refuses_new_hands(client: Clien
 
 @pytest.mark.parametrize("kind", ["tonk", "rook", "bluke"])
 def test_every_control_on_the_table_and_hand_pages_has_a_label(client: Client, kind: str) -> None:
-    game = GAMES[kind]()
+    game = sit(client, GAMES[kind]())
     first = {"tonk": CAUGHT_KNOCK, "rook": ROOK_ROUND_1, "bluke": BLUKE_HAND_1}[kind]
     assert post_hand(client, game, dict(first)).status_code == 302
 
@@ -1291,7 +1291,7 @@ def test_every_control_on_the_table_and_hand_pages_has_a_label(client: Client, k
 
 
 def test_every_control_has_a_label_on_a_rejected_entry(client: Client) -> None:
-    game = rook_game()
+    game = sit(client, rook_game())
 
     response = post_hand(client, game, dict(ROOK_ROUND_1, melds_0="R7 Y7 G7\nR4 Y4 G5"))
 
@@ -1302,19 +1302,32 @@ def test_every_control_has_a_label_on_a_rejected_entry(client: Client) -> None:
 # --- who entered a hand -----------------------------------------------------------------------
 
 
-def test_a_table_link_post_records_no_user(client: Client) -> None:
+def test_a_table_link_post_without_a_seat_is_refused_and_records_nothing(
+    client: Client,
+) -> None:
     game = tonk_game()
+
+    response = post_hand(client, game, dict(CAUGHT_KNOCK))
+
+    assert response.status_code == 403
+    assert "the table link alone only shows this game" in response.content.decode()
+    assert Hand.objects.filter(game=game).count() == 0
+
+
+def test_a_seats_post_records_the_seat_and_no_user(client: Client) -> None:
+    game = sit(client, tonk_game(), 1)
 
     post_hand(client, game, dict(CAUGHT_KNOCK))
 
     hand = Hand.objects.get(game=game)
     assert hand.entered_by is None
-    assert hand.entered_via == Hand.Via.TABLE
+    assert hand.entered_via == Hand.Via.SEAT
+    assert hand.entered_seat == game.seats.get(position=1)
 
 
-def test_a_signed_in_post_records_the_user(client: Client) -> None:
-    game = tonk_game()
+def test_a_signed_in_creators_post_records_the_user(client: Client) -> None:
     user = UserFactory(username="dora")
+    game, _ = services.game_start(kind="tonk", players=P3, created_by=user)
     client.force_login(user)
 
     post_hand(client, game, dict(CAUGHT_KNOCK))
@@ -1322,6 +1335,7 @@ def test_a_signed_in_post_records_the_user(client: Client) -> None:
     hand = Hand.objects.get(game=game)
     assert hand.entered_by == user
     assert hand.entered_via == Hand.Via.USER
+    assert hand.entered_seat is None
     history = parse(client.get(url("hand-edit", game, number=1))).find("ol", id="history")
     assert history.text().startswith("Revision 1 · dora · ")
 
@@ -1332,7 +1346,7 @@ def test_a_signed_in_post_records_the_user(client: Client) -> None:
 def test_a_second_phone_entering_the_same_tonk_hand_is_stopped_before_it_records_twice(
     client: Client,
 ) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     # Both phones show the empty sheet (after=0) and both enter Cy's tonk out.
     assert post_hand(client, game, form(**CY_TONKS_OUT, after=0)).status_code == 302
 
@@ -1351,7 +1365,7 @@ def test_a_second_phone_entering_the_same_tonk_hand_is_stopped_before_it_records
 def test_a_retry_of_a_recorded_hand_with_its_key_is_no_second_hand_even_after_another(
     client: Client,
 ) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     first = form(**CY_TONKS_OUT, after=0)
     assert post_hand(client, game, first).status_code == 302
 
@@ -1361,7 +1375,7 @@ def test_a_retry_of_a_recorded_hand_with_its_key_is_no_second_hand_even_after_an
 
 
 def test_an_edited_retry_under_a_recorded_key_says_so_and_gets_a_new_key(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     first = form(**CY_TONKS_OUT)
     assert post_hand(client, game, first).status_code == 302
 
@@ -1376,7 +1390,7 @@ def test_an_edited_retry_under_a_recorded_key_says_so_and_gets_a_new_key(client:
 
 
 def test_a_tie_at_the_deal_entered_as_one_tonk_is_refused(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     # Ben shows 50, but Cy's typed cards total 49 too: that is a tie, not Ben's tonk.
     tie = dict(BEN_DEAL_TONK, held_2="KS QH JD 10C 9S")
 
@@ -1388,7 +1402,7 @@ def test_a_tie_at_the_deal_entered_as_one_tonk_is_refused(client: Client) -> Non
 
 
 def test_a_card_played_twice_in_the_bluke_play_is_shown_at_the_play(client: Client) -> None:
-    game = bluke_game()
+    game = sit(client, bluke_game())
     # Hand 13 deals one card each: the same 3S cannot be played twice.
     data = dict(hand=13, dealer=0, trump="S", bid_0=1, bid_1=1, bid_2=1, play="3S 3S 4S")
 
@@ -1403,7 +1417,7 @@ def test_a_card_played_twice_in_the_bluke_play_is_shown_at_the_play(client: Clie
 def test_the_history_names_no_username_to_a_table_link(
     client: Client, django_user_model: Any
 ) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     user = django_user_model.objects.create_user(username="dora-the-director")
     client.force_login(user)
     assert post_hand(client, game, CY_TONKS_OUT).status_code == 302
@@ -1418,7 +1432,7 @@ def test_the_history_names_no_username_to_a_table_link(
 def test_the_page_script_reads_cards_with_the_engines_notation_table(client: Client) -> None:
     """The script's card table comes from the server (the engine's spellings), not a copy."""
     tonk = json.loads(
-        parse(client.get(url("table", tonk_game(["Ana", "Ben"]))))
+        parse(client.get(url("table", sit(client, tonk_game(["Ana", "Ben"])))))
         .find("script", id="entry-data")
         .text()
     )
@@ -1428,7 +1442,7 @@ def test_the_page_script_reads_cards_with_the_engines_notation_table(client: Cli
     assert "HB" not in tonk["spellings"] and "ROOK" not in tonk["spellings"]
     assert tonk["separators"] == {"cards": r"[\s,]+", "groups": r"[\r\n|;]+"}
     rook = json.loads(
-        parse(client.get(url("table", rook_game(["Ana", "Ben", "Cyd"]))))
+        parse(client.get(url("table", sit(client, rook_game(["Ana", "Ben", "Cyd"])))))
         .find("script", id="entry-data")
         .text()
     )

@@ -13,7 +13,7 @@ from django.test import Client
 
 from scoring import selectors, services
 from scoring.models import Game, Hand
-from tests.factories import ClubFactory, MembershipFactory
+from tests.factories import ClubFactory, MembershipFactory, sit
 from tests.scoring.test_pages_table import (
     CAUGHT_KNOCK,
     CY_TONKS_OUT,
@@ -72,7 +72,7 @@ def tournament_table(game: Game, *, number: int = 3, round_number: int = 2) -> T
 def test_the_form_comes_right_after_the_next_facts_and_before_the_sheet_and_sharing(
     client: Client, kind: str
 ) -> None:
-    game = GAMES[kind]()
+    game = sit(client, GAMES[kind]())
 
     doc = parse(client.get(url("table", game)))
 
@@ -85,7 +85,7 @@ def test_the_form_comes_right_after_the_next_facts_and_before_the_sheet_and_shar
 
 
 def test_the_form_stays_first_after_many_hands(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     for _ in range(12):
         assert post_hand(client, game, dict(CY_TONKS_OUT, dealer=0)).status_code == 302
 
@@ -101,7 +101,7 @@ def test_the_form_stays_first_after_many_hands(client: Client) -> None:
 
 @pytest.mark.parametrize("kind", ["tonk", "rook", "bluke"])
 def test_every_card_button_is_named_by_what_it_shows(client: Client, kind: str) -> None:
-    doc = parse(client.get(url("table", GAMES[kind]())))
+    doc = parse(client.get(url("table", sit(client, GAMES[kind]()))))
 
     buttons = doc.find("div", id="cardgrid").find_all("button", class_="cardtap")
     assert len(buttons) == {"tonk": 52, "rook": 57, "bluke": 54}[kind]
@@ -122,7 +122,7 @@ def test_every_card_button_is_named_by_what_it_shows(client: Client, kind: str) 
 
 
 def test_the_live_region_is_the_next_facts_and_the_sheet_without_the_form(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     post_hand(client, game, dict(CAUGHT_KNOCK))
 
     response = client.get(url("live", game))
@@ -140,7 +140,7 @@ def test_the_live_region_is_the_next_facts_and_the_sheet_without_the_form(client
 
 
 def test_the_live_region_answers_304_while_nothing_changed(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     first = client.get(url("live", game))
 
     again = client.get(url("live", game), HTTP_IF_NONE_MATCH=etag_of(first))
@@ -151,7 +151,7 @@ def test_the_live_region_answers_304_while_nothing_changed(client: Client) -> No
 
 @pytest.mark.parametrize("change", ["record", "correct", "void", "finish"])
 def test_the_live_region_changes_its_etag_with_every_write(client: Client, change: str) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     services.hand_record(
         game=game, entry={"dealer": "Cy", "end": "tonk_out", "by": "Ana", "held": {}}
     )
@@ -185,7 +185,7 @@ def test_the_live_region_changes_its_etag_with_every_write(client: Client, chang
 
 def test_a_bump_of_the_game_version_alone_changes_the_etag(client: Client) -> None:
     # Confirmations and disputes bump Game.version (issue 12): the poll must see them.
-    game = tonk_game()
+    game = sit(client, tonk_game())
     before = client.get(url("live", game))
 
     Game.objects.filter(pk=game.pk).update(version=game.version + 1)
@@ -194,7 +194,7 @@ def test_a_bump_of_the_game_version_alone_changes_the_etag(client: Client) -> No
 
 
 def test_the_table_page_carries_the_version_its_live_region_shows(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     doc = parse(client.get(url("table", game)))
 
@@ -206,7 +206,7 @@ def test_the_table_page_carries_the_version_its_live_region_shows(client: Client
 
 
 def test_the_live_region_of_a_wrong_key_is_404(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
 
     assert client.get(f"/t/not-{game.table_key}/live/").status_code == 404
 
@@ -219,7 +219,7 @@ def test_table_version_is_none_for_no_such_game() -> None:
 
 
 def test_a_conflict_keeps_the_typed_cards_and_takes_the_current_dealer(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     # Phone A records Cy's deal (a caught knock); phone B typed a hand for the same deal.
     assert post_hand(client, game, form(**CAUGHT_KNOCK, after=0)).status_code == 302
     typed = dict(CAUGHT_KNOCK, held_0="2S 3S", held_1="KH", held_2="9D 9C", after=0)
@@ -254,7 +254,7 @@ def test_a_rook_conflict_takes_the_next_round_and_dealer(client: Client) -> None
 
 
 def test_a_tournament_table_shows_its_event_round_table_and_deadline(client: Client) -> None:
-    game = tonk_game()
+    game = sit(client, tonk_game())
     table = tournament_table(game)
 
     doc = parse(client.get(url("table", game)))
@@ -268,7 +268,7 @@ def test_a_tournament_table_shows_its_event_round_table_and_deadline(client: Cli
 
 
 def test_a_casual_game_shows_no_event(client: Client) -> None:
-    doc = parse(client.get(url("table", tonk_game())))
+    doc = parse(client.get(url("table", sit(client, tonk_game()))))
 
     assert doc.find_all("p", id="event") == []
 

@@ -164,17 +164,70 @@ def test_a_tournament_table_asks_for_the_seat_before_the_entry_form(table: Game)
     assert doc.find_all("form", id="entry") != []
 
 
-def test_a_casual_game_offers_the_chooser_and_still_takes_hands_without_a_seat(club: Any) -> None:
+def test_a_casual_game_shows_the_chooser_first_and_the_form_one_tap_later(club: Any) -> None:
     game = start(club, directed=False, confirmation=Game.Confirmation.NONE)
     client = Client()
     doc = parse(client.get(url("table", game)))
 
-    assert doc.find("form", id="seat-form")
+    assert doc.find_all("form", id="entry") == []
+    first = doc.find("section", id="seat-first")
+    assert first.find("h2").text() == "Which seat is this phone?"
+    assert [b.text() for b in first.find_all("button")] == [
+        "Ana (seat 1)",
+        "Ben (seat 2)",
+        "Cy (seat 3)",
+    ]
+    assert "the table link alone only shows the game" in doc.find("p", id="choose-first").text()
+    before = counts(game)
+    response = enter(client, game)
+    assert response.status_code == 403
+    assert "the table link alone only shows this game" in response.content.decode()
+    assert counts(game) == before
+
+    ben = seat_of(game, "Ben")
+    response = client.post(url("seat-choose", game), {"seat": ben.pk, "idempotency_key": "k"})
+    assert response["Location"] == url("table", game)
+    doc = parse(client.get(url("table", game)))
+    assert doc.find("p", id="you-are").text().startswith("You are Ben (seat 2)")
     assert doc.find_all("form", id="entry") != []
     assert enter(client, game).status_code == 302
     hand = Hand.objects.get(game=game)
-    assert (hand.entered_via, hand.entered_seat_id) == ("table", None)
+    assert (hand.entered_via, hand.entered_seat_id) == ("seat", ben.pk)
     assert row_status(parse(client.get(url("table", game))), 1) == "Confirmed"
+
+
+def test_a_casual_games_creator_enters_without_a_seat_and_is_offered_one(club: Any) -> None:
+    creator = UserFactory()
+    game = start(club, directed=False, confirmation=Game.Confirmation.NONE, created_by=creator)
+    client = phone(game, user=creator)
+    doc = parse(client.get(url("table", game)))
+
+    assert doc.find_all("form", id="entry") != []
+    offer = doc.find("div", id="seat-choice").find("details")
+    assert "open" in offer.attrs
+    assert "You started this game: which seat are you?" in offer.text()
+    assert enter(client, game).status_code == 302
+    hand = Hand.objects.get(game=game)
+    assert (hand.entered_via, hand.entered_by, hand.entered_seat_id) == ("user", creator, None)
+    # With a hand on the sheet the offer stays folded.
+    doc = parse(client.get(url("table", game)))
+    assert "open" not in doc.find("div", id="seat-choice").find("details").attrs
+
+
+def test_a_member_not_seated_at_a_casual_game_gets_the_chooser_and_writes_nothing(
+    club: Any, member: Any
+) -> None:
+    game = start(club, directed=False, confirmation=Game.Confirmation.NONE)
+    client = phone(game, user=member)
+
+    doc = parse(client.get(url("table", game)))
+
+    assert doc.find_all("form", id="entry") == []
+    assert doc.find("section", id="seat-first")
+    before = counts(game)
+    assert enter(client, game).status_code == 403
+    assert client.post(url("finish", game)).status_code == 403
+    assert counts(game) == before
 
 
 def test_choosing_a_seat_of_another_table_is_refused_and_remembers_nothing(
@@ -487,6 +540,87 @@ def test_a_complete_rounds_restore_is_refused_to_a_seat(table: Game, director: A
     assert "Restore" not in buttons(parse(phone(table, "Ben").get(url("table", table))))
 
 
+def test_a_complete_rounds_restore_and_confirm_are_a_directors_with_a_reason(
+    table: Game, director: Any
+) -> None:
+    enter(phone(table, "Ana"), table)
+    enter(phone(table, "Ana"), table, CY_TONKS_OUT)
+    services.hand_void(game=table, number=2)
+    services.game_finish(game=table)
+    boss = phone(table, user=director)
+    sheet = parse(boss.get(url("table", table)))
+    assert sheet.find("textarea", id="id_restore_reason_2").attrs.get("required") is not None
+    page = parse(boss.get(url("hand-edit", table, number=1)))
+    assert page.find("textarea", id="id_confirm_reason").attrs.get("required") is not None
+    before = counts(table)
+
+    restore = boss.post(url("hand-restore", table, number=2), {"idempotency_key": "r"})
+    confirm = boss.post(url("hand-confirm", table, number=1), {"idempotency_key": "c"})
+
+    for missing in (restore, confirm):
+        assert missing.status_code == 409
+        assert parse(missing).find("textarea", name="reason")
+        assert "the round is complete" in missing.content.decode()
+    assert counts(table) == before
+
+    restored = boss.post(
+        url("hand-restore", table, number=2),
+        {"reason": "Voided by mistake", "idempotency_key": "r"},
+    )
+    confirmed = boss.post(
+        url("hand-confirm", table, number=1), {"reason": "Checked", "idempotency_key": "c"}
+    )
+
+    assert (restored.status_code, confirmed.status_code) == (302, 302)
+    assert HandEvent.objects.get(game=table, action="restore").reason == "Voided by mistake"
+    assert HandEvent.objects.get(game=table, action="confirm").reason == "Checked"
+    assert Hand.objects.get(game=table, number=1, state="current").status == "confirmed"
+
+
+def test_a_seats_restore_and_confirm_keep_an_optional_reason(club: Any) -> None:
+    game = start(club, directed=False, confirmation=Game.Confirmation.ONE_OTHER)
+    ana, ben = phone(game, "Ana"), phone(game, "Ben")
+    enter(ana, game)
+    enter(ana, game, CY_TONKS_OUT)
+    services.hand_void(game=game, number=2)
+    assert (
+        "required"
+        not in parse(ben.get(url("table", game))).find("textarea", id="id_restore_reason_2").attrs
+    )
+
+    assert (
+        ben.post(url("hand-confirm", game, number=1), {"idempotency_key": "c"}).status_code == 302
+    )
+    restored = ben.post(
+        url("hand-restore", game, number=2), {"reason": "Oops", "idempotency_key": "r"}
+    )
+
+    assert restored.status_code == 302
+    assert [
+        (e.action, e.seat_id, e.reason) for e in HandEvent.objects.filter(game=game).order_by("id")
+    ][-2:] == [
+        ("confirm", seat_of(game, "Ben").pk, ""),
+        ("restore", seat_of(game, "Ben").pk, "Oops"),
+    ]
+
+
+@pytest.mark.parametrize("who", ["director", "Ana"])
+def test_nobody_finishes_a_tournament_table_from_its_page(
+    table: Game, director: Any, who: str
+) -> None:
+    client = phone(table, user=director) if who == "director" else phone(table, who)
+    assert "Finish the game" not in client.get(url("table", table)).content.decode()
+    before = counts(table)
+
+    response = client.post(url("finish", table))
+
+    assert response.status_code == 403
+    assert "a tournament table ends with its round" in response.content.decode()
+    assert counts(table) == before
+    table.refresh_from_db()
+    assert table.state != Game.State.FINISHED
+
+
 # --- links ----------------------------------------------------------------------------------------
 
 
@@ -567,7 +701,7 @@ def test_the_audit_lists_every_step_with_who_when_what_and_why(
 def test_a_casual_games_creator_reads_its_audit(club: Any) -> None:
     creator = UserFactory()
     game = start(club, directed=False, confirmation=Game.Confirmation.NONE, created_by=creator)
-    enter(phone(game), game)
+    assert enter(phone(game, "Cy"), game).status_code == 302
 
     response = phone(game, user=creator).get(url("audit", game))
 
@@ -575,7 +709,7 @@ def test_a_casual_games_creator_reads_its_audit(club: Any) -> None:
     step = parse(response).find("ol", id="audit").find("li")
     assert (step.find(class_="what").text(), step.find(class_="who").text()) == (
         "Entered",
-        "table link",
+        "Cy",
     )
 
 

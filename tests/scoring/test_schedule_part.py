@@ -11,6 +11,7 @@ from scoring import services
 from scoring.errors import GameNotOpen, HandLimitReached, SeatsFixed
 from scoring.models import Game
 from scoring.services import SeatSpec
+from tests.factories import sit
 from tonkrules.sheet import SheetError
 
 pytestmark = pytest.mark.django_db
@@ -122,6 +123,7 @@ def test_a_substitute_takes_a_seat_before_any_hand_and_not_after() -> None:
 
 def test_the_table_page_of_a_waiting_game_says_so_and_shows_no_entry_form(client: Client) -> None:
     game, _ = services.game_start(kind="rook", players=P3, waiting=True, sequence_from=3)
+    sit(client, game)
 
     page = client.get(f"/t/{game.table_key}/").content.decode()
 

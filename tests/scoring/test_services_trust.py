@@ -147,6 +147,62 @@ def test_director_confirmation_refuses_the_seats_and_takes_a_directors() -> None
     assert status(t.game) == Hand.Status.CONFIRMED
 
 
+def test_a_confirmation_keeps_its_optional_reason() -> None:
+    t = table(Game.Confirmation.ONE_OTHER)
+    services.hand_record(game=t.game, entry=ANA_WINS, by=t.a)
+
+    services.hand_confirm(game=t.game, number=1, by=t.b, reason="  saw the cards  ")
+
+    assert status(t.game) == Hand.Status.CONFIRMED
+    assert events(t.game)[-1] == (1, HandEvent.Action.CONFIRM, t.b.seat_id, "saw the cards")
+
+
+def test_a_director_confirms_a_complete_rounds_hand_only_with_a_reason() -> None:
+    t = table(Game.Confirmation.ONE_OTHER, directed=True)
+    services.hand_record(game=t.game, entry=ANA_WINS, by=t.a)
+    Game.objects.filter(pk=t.game.pk).update(state=Game.State.FINISHED)
+    version = t.refresh().version
+
+    with pytest.raises(ReasonRequired) as refused:
+        services.hand_confirm(game=t.game, number=1, by=t.director)
+
+    assert refused.value.key == "reason_required.closed"
+    assert (status(t.game), t.refresh().version) == (Hand.Status.PROVISIONAL, version)
+    services.hand_confirm(game=t.game, number=1, by=t.director, reason="checked with the table")
+    assert status(t.game) == Hand.Status.CONFIRMED
+    assert events(t.game)[-1] == (1, HandEvent.Action.CONFIRM, None, "checked with the table")
+
+
+@pytest.mark.parametrize("who", ["director", "a"])
+def test_nobody_finishes_a_tournament_table_it_ends_with_its_round(who: str) -> None:
+    t = table(directed=True)
+    version = t.refresh().version
+
+    with pytest.raises(NotAllowed) as refused:
+        services.game_finish(game=t.game, by=getattr(t, who))
+
+    assert refused.value.key == "not_allowed.ends_with_round"
+    assert (t.refresh().state, t.game.version) == (Game.State.IN_PLAY, version)
+    services.game_finish(game=t.game, by=None)  # the round's own step
+    assert t.refresh().state == Game.State.FINISHED
+
+
+def test_the_table_link_alone_records_nothing_at_a_casual_game() -> None:
+    t = table(Game.Confirmation.NONE)
+
+    with pytest.raises(NotAllowed) as refused:
+        services.hand_record(game=t.game, entry=ANA_WINS, by=t.link)
+
+    assert refused.value.key == "not_allowed.table_link"
+    assert Hand.objects.filter(game=t.game).count() == 0
+    hand, _ = services.hand_record(game=t.game, entry=ANA_WINS, by=t.creator)
+    assert (hand.entered_by, hand.entered_via, hand.entered_seat_id) == (
+        t.creator.user,
+        Hand.Via.USER,
+        None,
+    )
+
+
 @pytest.mark.parametrize("confirmation", ["one_other", "all", "director"])
 def test_a_directors_entry_is_confirmed_at_once(confirmation: str) -> None:
     t = table(confirmation)
@@ -532,12 +588,15 @@ WHO = ["a", "director", "creator", "member", "other_director", "link"]
 
 def directed_rule(act: Act, who: str, *, complete: bool, reason: bool) -> object:
     """A tournament table: its seats while the round is open; the club's directors always
-    (once complete, with a reason); resolving, finishing and rotating a director's."""
+    (once complete, with a reason); resolving and rotating a director's; finishing nobody's
+    (the round finishes it)."""
+    if act == Act.FINISH:  # it ends with its round: nobody finishes it, a director included
+        return "not_allowed.ends_with_round"
     if who == "director":
         # A new hand into a complete round is refused by the finished game, not for a reason.
-        exempt = (Act.FINISH, Act.ROTATE, Act.ENTER)
+        exempt = (Act.ROTATE, Act.ENTER)
         return "reason" if complete and not reason and act not in exempt else True
-    if act in (Act.RESOLVE, Act.FINISH, Act.ROTATE):
+    if act in (Act.RESOLVE, Act.ROTATE):
         return "not_allowed.director"
     if who != "a":
         return "not_allowed.seat"
@@ -545,9 +604,10 @@ def directed_rule(act: Act, who: str, *, complete: bool, reason: bool) -> object
 
 
 def casual_rule(act: Act, who: str) -> object:
-    """A casual game: its seats, its creator, the table link and the club's directors change
-    it; confirming and disputing need a seat (or a director); resolving is a director's;
-    rotating the links the creator's or a director's."""
+    """A casual game: its seats, its creator and the club's directors change it (the table
+    link alone only reads: every change records who made it); confirming and disputing need
+    a seat (or a director); resolving is a director's; rotating the links the creator's or a
+    director's."""
     if who == "director":
         return True
     if act == Act.RESOLVE:
@@ -556,7 +616,9 @@ def casual_rule(act: Act, who: str) -> object:
         return True if who == "creator" else "not_allowed.director"
     if act in (Act.CONFIRM, Act.DISPUTE):
         return True if who == "a" else "not_allowed.seat"
-    return True if who in ("a", "creator", "link") else "not_allowed"
+    if who == "link":
+        return "not_allowed.table_link"
+    return True if who in ("a", "creator") else "not_allowed"
 
 
 def outcome(act: Act, actor: Actor, game: Game, reason: str) -> object:

@@ -18,7 +18,7 @@ from django.urls import URLPattern, get_resolver, reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, Seat
 from tests.factories import MembershipFactory
 from tests.services import WorkerProcess
 from tests.tournaments.play import (
@@ -135,11 +135,14 @@ class Director:
         return response.json()
 
     def play_table(self, number: int, table: dict[str, Any], *, nobody_out: bool = False) -> None:
-        """Enter every hand the table takes, through the scoring API with its table key."""
+        """Enter every hand the table takes, through the scoring API with its first seat's key
+        (a table key alone only reads)."""
         kind = self.record.kind
         hands = self.tournament["hands_per_round"]
         device = APIClient()
-        device.credentials(HTTP_AUTHORIZATION=f"Table {table['table_key']}")
+        seat = Seat.objects.filter(game_id=table["game"]).order_by("position").first()
+        assert seat is not None
+        device.credentials(HTTP_AUTHORIZATION=f"Seat {seat.seat_key}")
         names = [s["substitute"] or s["player"] for s in table["seats"]]
         played = PlayedTable(
             number,
@@ -164,7 +167,7 @@ class Director:
             )
             assert response.status_code == 201, (entry, response.content)
             body = response.json()
-            assert body["entered_via"] == "table"
+            assert (body["entered_via"], body["entered_seat"]["name"]) == ("seat", seat.name)
             played.hands.append(HandResult.of(kind, entry, body["scores"]))
         self.record.tables.append(played)
 
