@@ -764,7 +764,7 @@ def games_create(port: int, token: str, count: int) -> list[GameRef]:
                     failures.append(f"{status}: {answer[:300]!r}")
                     return
                 game = json.loads(answer)
-                games.append(GameRef(game["id"], game["seats"][0]["seat_key"]))
+                games.append(GameRef(game["id"], game["players"][0]["seat_key"]))
         finally:
             connection.close()
 

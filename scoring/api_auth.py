@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from scoring.models import Game, Seat
+from scoring.models import Game, Hand, Seat
 from scoring.permissions import Actor
 from scoring.selectors import games_visible_to
 
@@ -27,6 +27,9 @@ class TableAccess:
 
     game_id: int
     seat_id: int | None = None
+    #: The seat a seat key stands for, as read to authenticate (its position, name and
+    #: player): the answer naming who entered a hand needs no second read.
+    seat: Seat | None = None
 
 
 class TableKeyAuthentication(authentication.BaseAuthentication):
@@ -66,12 +69,12 @@ class SeatKeyAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(_("Give the seat key after 'Seat'."))
         seat = (
             Seat.objects.filter(seat_key=parts[1].decode(errors="replace"))
-            .values_list("game_id", "pk")
+            .only("pk", "game_id", "position", "name", "player_id")
             .first()
         )
         if seat is None:
             raise exceptions.AuthenticationFailed(_("No seat has this key."))
-        return AnonymousUser(), TableAccess(seat[0], seat_id=seat[1])
+        return AnonymousUser(), TableAccess(seat.game_id, seat_id=seat.pk, seat=seat)
 
     def authenticate_header(self, request: Request) -> str:
         return self.keyword
@@ -80,6 +83,16 @@ class SeatKeyAuthentication(authentication.BaseAuthentication):
 def is_table(request: Request) -> bool:
     """Whether the caller is a table device or a seat's phone (a key, no user)."""
     return isinstance(request.auth, TableAccess)
+
+
+def known_seat(request: Request, hand: Hand) -> Hand:
+    """``hand`` with its ``entered_seat`` set from the seat that authenticated the request, when
+    that seat entered it (no second read of the seat for the answer)."""
+    access = request.auth
+    seat = access.seat if isinstance(access, TableAccess) else None
+    if seat is not None and hand.entered_seat_id == seat.pk:
+        hand.entered_seat = seat
+    return hand
 
 
 def actor_of(request: Request) -> Actor:

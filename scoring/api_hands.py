@@ -36,7 +36,7 @@ from scoring.api import (
     errors,
     example,
 )
-from scoring.api_auth import game_for
+from scoring.api_auth import game_for, known_seat
 from scoring.permissions import MAX_REASON_LENGTH, may_see_audit
 from scoring.serializers import AuditStepOut, HandHistoryOut, HandOut
 
@@ -94,7 +94,9 @@ class HandListApi(GameApiView):
             idempotency_key=self.idempotency_key(required=True),
         )
         return created_response(
-            HandOut.render(hand), created, reverse("scoring-api:hand", args=[game.pk, hand.number])
+            HandOut.render(known_seat(request, hand)),
+            created,
+            reverse("scoring-api:hand", args=[game.pk, hand.number]),
         )
 
 
