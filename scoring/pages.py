@@ -62,7 +62,7 @@ from scoring.htmx import HtmxHttpRequest
 from scoring.messages import error_message
 from scoring.models import Game, Hand
 from scoring.table_trust import SEATS_SESSION_KEY as SEATS_SESSION_KEY
-from scoring.table_trust import actor_of, hand_page_trust, table_trust
+from scoring.table_trust import actor_of, hand_page_trust, table_trust, who_entered
 from tonkrules.sheet import SheetError
 
 ROBOTS = "noindex, nofollow"
@@ -369,7 +369,7 @@ def hand_edit(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
         revisions.append(
             {
                 "hand": hand,
-                "who": _who_entered(request, hand),
+                "who": who_entered(request, hand),
                 "changes": entry_changes(previous, entry) if previous is not None else [],
                 "scores": selectors.hand_scores(hand),
             }
@@ -471,16 +471,6 @@ def _correction_initial(
     entry = hand.entry if isinstance(hand.entry, dict) else {}
     initial = form_class.initial_from(entry, names)
     return initial | {"idempotency_key": new_idempotency_key(), "revision": hand.revision}
-
-
-def _who_entered(request: HtmxHttpRequest, hand: Hand) -> str:
-    """Who entered a revision, as this viewer may see it: a member's username for signed-in
-    viewers, "a signed-in member" for a table link's (no usernames leak through the link)."""
-    if hand.entered_by is None:
-        return _("table link")
-    if request.user.is_authenticated:
-        return hand.entered_by.get_username()
-    return _("a signed-in member")
 
 
 def _is_latest(game: Game, hand: Hand) -> bool:

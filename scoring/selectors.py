@@ -200,7 +200,11 @@ def settle_up(game: Game) -> dict[str, Any]:
 
 def hand_history(game: Game, number: int) -> list[Hand]:
     """Every revision of hand ``number``, oldest first (who entered it, when, what)."""
-    return list(game.hands.filter(number=number).order_by("revision").select_related("entered_by"))
+    return list(
+        game.hands.filter(number=number)
+        .order_by("revision")
+        .select_related("entered_by", "entered_seat")
+    )
 
 
 def table_version(game_id: int) -> str | None:

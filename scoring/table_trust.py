@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from scoring import selectors
 from scoring.entry import new_idempotency_key
 from scoring.errors import NotAllowed, ReasonRequired
+from scoring.messages import error_message
 from scoring.models import Game, Hand, HandEvent, Seat
 from scoring.permissions import Act, Actor, Role, check, closed, is_director, may_see_keys
 
@@ -62,10 +63,23 @@ def allowed(act: Act, actor: Actor, game: Game) -> Role | None:
         return None
 
 
+def _change_refused(actor: Actor, game: Game) -> str:
+    """Why ``actor`` may not correct a hand of ``game`` (:func:`scoring.permissions.check`'s
+    sentence, translated), or "" when they may."""
+    try:
+        check(Act.CORRECT, actor=actor, game=game, reason="-")
+    except NotAllowed as exc:
+        return error_message(exc)
+    return ""
+
+
 def who_entered(request: HttpRequest, hand: Hand) -> str:
-    """Who entered a revision, as this viewer may see it: the seat's name; a member's username
+    """Who entered a revision, as this viewer may see it: the seat's name (with the member's
+    username, for signed-in viewers, when a signed-in member held the seat); a member's username
     for signed-in viewers ("a signed-in member" through a table link alone); "table link"."""
     if hand.entered_seat_id is not None and hand.entered_seat is not None:
+        if hand.entered_by is not None and request.user.is_authenticated:
+            return f"{hand.entered_seat.name} ({hand.entered_by.get_username()})"
         return hand.entered_seat.name
     if hand.entered_by_id is not None and hand.entered_by is not None:
         if request.user.is_authenticated:
@@ -281,5 +295,9 @@ def hand_page_trust(request: HttpRequest, game: Game, history: list[Hand]) -> di
         # A director's confirmation takes a reason (required once the round is complete).
         "director": is_director(actor.signed_in, game.club_id),
         "resolving": trust is not None and trust.can_resolve,
+        # Why this viewer may not correct or void the hand ("" when they may): the page says
+        # it in place of the forms.
+        "change_refused": _change_refused(actor, game),
+        "seated": actor.seat_id is not None,
         "form_key": new_idempotency_key(),
     }

@@ -764,3 +764,26 @@ def test_the_hand_page_offers_confirm_and_dispute_to_another_seat(table: Game) -
     assert trust.find("a", class_="button").attrs["href"] == url("hand-dispute", table, number=1)
     own = parse(phone(table, "Ana").get(url("hand-edit", table, number=1)))
     assert own.find("section", id="hand-trust").find_all("button") == []
+
+
+def test_the_hand_page_says_why_a_viewer_may_not_change_it_in_place_of_the_forms(
+    table: Game, director: Any
+) -> None:
+    assert enter(phone(table, "Ana"), table).status_code == 302
+    assert table.hands.count() == 1
+    page = reverse("scoring:hand-edit", kwargs={"key": table.table_key, "number": 1})
+
+    alone = phone(table).get(page).content.decode()
+    assert "· Ana ·" in " ".join(alone.split())  # who entered it, in the history
+    assert 'id="entry"' not in alone and 'id="void"' not in alone
+    assert "Only the players seated at this table" in alone
+    assert reverse("scoring:seat-choose", kwargs={"key": table.table_key}) in alone
+
+    seated = phone(table, "Ben").get(page).content.decode()
+    assert 'id="entry"' in seated and 'id="change-refused"' not in seated
+
+    services.game_finish(game=table)  # the round is complete
+    after = phone(table, "Ben").get(page).content.decode()
+    assert 'id="entry"' not in after
+    assert "The round is complete: only a club director may change its hands now." in after
+    assert 'id="entry"' in phone(table, user=director).get(page).content.decode()
