@@ -13,10 +13,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
+from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 
 from scoring.models import Game, Hand, Seat
-from scoring.permissions import Actor
+from scoring.permissions import Actor, device_digest
 from scoring.selectors import games_visible_to
 
 
@@ -69,7 +70,7 @@ class SeatKeyAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(_("Give the seat key after 'Seat'."))
         seat = (
             Seat.objects.filter(seat_key=parts[1].decode(errors="replace"))
-            .only("pk", "game_id", "position", "name", "player_id")
+            .only("pk", "game_id", "position", "name", "player_id", "seat_key")
             .first()
         )
         if seat is None:
@@ -97,9 +98,18 @@ def known_seat(request: Request, hand: Hand) -> Hand:
 
 def actor_of(request: Request) -> Actor:
     """Who makes a change through the API (:class:`scoring.permissions.Actor`)."""
-    if isinstance(request.auth, TableAccess):
-        return Actor(seat_id=request.auth.seat_id, table=request.auth.seat_id is None)
-    return Actor(user=request.user)
+    auth = request.auth
+    if isinstance(auth, TableAccess):
+        return Actor(
+            seat_id=auth.seat_id,
+            table=auth.seat_id is None,
+            device=device_digest("seat", auth.seat.seat_key) if auth.seat is not None else "",
+        )
+    if isinstance(auth, Token):
+        return Actor(user=request.user, device=device_digest("token", auth.key))
+    session = getattr(request, "session", None)
+    key = session.session_key if session is not None else None
+    return Actor(user=request.user, device=device_digest("session", key or ""))
 
 
 def game_for(request: Request, game_id: int, *, load: bool = True) -> Game:

@@ -90,6 +90,18 @@ CONFLICT_MESSAGES: dict[str, Template] = {
         "a tournament table ends with its round: nobody finishes it from the table"
     ),
     "not_allowed.own_hand": _("you entered this hand: another player at the table confirms it"),
+    "not_allowed.same_device": _(
+        "this phone entered this hand or confirmed it already: another player confirms it on "
+        "their own phone"
+    ),
+    "not_allowed.seat_taken": _(
+        "this phone has already played at this table as another seat: one phone is one player "
+        "(open your own seat link on your own phone)"
+    ),
+    "not_allowed.void_confirmed": _(
+        "this hand is confirmed: correct it (the table then confirms the correction) or ask a "
+        "club director to void it"
+    ),
     "not_allowed.director_confirms": _("in this game a club director confirms each hand"),
 }
 

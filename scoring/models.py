@@ -257,6 +257,9 @@ class Hand(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.CONFIRMED
     )
     reason = models.CharField(_("reason"), max_length=500, blank=True, default="")
+    # The device it was entered on (``scoring.permissions.Actor.device``, an opaque digest):
+    # that device may not confirm it, whichever seat it claims.
+    entered_device = models.CharField(max_length=64, blank=True, default="", editable=False)
     created_at = models.DateTimeField(_("entered at"), auto_now_add=True)
     voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
 
@@ -328,6 +331,7 @@ class HandEvent(models.Model):
     )
     reason = models.CharField(_("reason"), max_length=500, blank=True, default="")
     details = models.JSONField(_("details"), default=dict, blank=True)
+    device = models.CharField(max_length=64, blank=True, default="", editable=False)
     created_at = models.DateTimeField(_("at"), auto_now_add=True)
 
     class Meta:

@@ -157,8 +157,10 @@ def _context(
     form: EntryForm | None = None,
     *,
     recorded: Hand | None = None,
+    live: bool = False,
 ) -> dict[str, Any]:
-    """Everything the table page shows."""
+    """Everything the table page shows; with ``live``, what its live region shows (no QR
+    codes or links to draw: every phone asks for it every few seconds)."""
     engine, options, _seats = services.engine_of(game)
     names = [name for name, _seat in game.seating]
     hands = selectors.current_hands(game)
@@ -189,7 +191,9 @@ def _context(
         "waiting": game.state == Game.State.WAITING,
         "recorded": recorded,
         "link": link,
-        "qr": segno.make(link, error="m").svg_inline(scale=4, omitsize=True, title=_("Table link")),
+        "qr": ""
+        if live
+        else segno.make(link, error="m").svg_inline(scale=4, omitsize=True, title=_("Table link")),
         "settle": selectors.settle_up(game) if adapter.has_stakes and hands else None,
         "tournament": selectors.tournament_table_facts(game),
         "version": _version(game.pk, request),
@@ -200,7 +204,7 @@ def _context(
             **adapter.entry_data(names=names, options=options),
         },
         "robots": ROBOTS,
-        "trust": table_trust(request, game, hands),
+        "trust": table_trust(request, game, hands, links=not live),
     }
 
 
@@ -257,7 +261,7 @@ def live(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The table page's live region alone (the "Next" facts and the score sheet), which every
     phone at the table polls: 304 to a request whose ``If-None-Match`` names the version it
     shows, so that nothing is sent while nothing changed. The entry form is never in it."""
-    response = render(request, "scoring/_live.html", _context(request, _game(key)))
+    response = render(request, "scoring/_live.html", _context(request, _game(key), live=True))
     # Revalidate every time: the ETag answers 304 until a hand changes.
     patch_cache_control(response, no_cache=True)
     return response

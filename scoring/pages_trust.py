@@ -31,13 +31,12 @@ from scoring.htmx import HtmxHttpRequest
 from scoring.messages import error_message
 from scoring.models import Game, Hand, HandEvent, Seat
 from scoring.pages import ROBOTS, _conflict_text, _game
-from scoring.permissions import MAX_REASON_LENGTH
+from scoring.permissions import MAX_REASON_LENGTH, may_see_audit
 from scoring.table_trust import (
     actor_of,
     choose_seat,
     chosen_seat_id,
     hand_page_trust,
-    may_read_audit,
     who_acted,
 )
 
@@ -92,7 +91,10 @@ def seat(request: HtmxHttpRequest, seat_key: str) -> HttpResponse:
     """A seat's private link: this device is that seat at that game from now on (its session
     remembers it), and goes on to the table page."""
     chosen = get_object_or_404(Seat.objects.select_related("game"), seat_key=seat_key)
-    choose_seat(request, chosen.game, chosen)
+    try:
+        choose_seat(request, chosen.game, chosen)
+    except NotAllowed as exc:
+        return _refused(request, chosen.game, exc)
     return redirect("scoring:table", key=chosen.game.table_key)
 
 
@@ -125,7 +127,10 @@ def seat_choose(request: HtmxHttpRequest, key: str) -> HttpResponse:
     if request.method == "POST":
         form = SeatChoiceForm(request.POST, game=game)
         if form.is_valid():
-            choose_seat(request, game, form.cleaned_data["seat"])
+            try:
+                choose_seat(request, game, form.cleaned_data["seat"])
+            except NotAllowed as exc:
+                return _refused(request, game, exc)
             return redirect("scoring:table", key=key)
         status = 422
     adapter = adapter_for(game.kind)
@@ -333,7 +338,7 @@ def audit(request: HtmxHttpRequest, key: str) -> HttpResponse:
     disputed, resolved, voided, restored) with who, when and why; a club director's, and a
     casual game's creator's. Anyone else: 403."""
     game = _game(key)
-    if not may_read_audit(request, game):
+    if not may_see_audit(actor_of(request, game), game):
         raise PermissionDenied
     adapter = adapter_for(game.kind)
     steps = []

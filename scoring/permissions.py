@@ -27,13 +27,17 @@ import) and is not checked here.
 from __future__ import annotations
 
 import enum
+import hashlib
+import hmac
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from scoring.errors import NotAllowed, ReasonRequired
-from scoring.models import Game, Hand, Seat
+from scoring.models import Game, Hand, HandEvent, Seat
 
 #: The club role that directs a club's tournaments (``tournaments.Membership.Role.DIRECTOR``,
 #: named here by value: scoring may not import tournaments).
@@ -69,11 +73,15 @@ class Actor:
         user: the signed-in user, or None.
         seat_id: the seat acting (a seat link, or the table link with a seat chosen), or None.
         table: whether they hold the game's table link (a table device).
+        device: an opaque digest of the device acting (its session; the API's seat key or
+            token), or "" when unknown: a hand is never confirmed from the device that entered
+            it, nor twice from one device, whichever seats it claims.
     """
 
     user: AbstractBaseUser | AnonymousUser | None = None
     seat_id: int | None = None
     table: bool = False
+    device: str = ""
 
     @property
     def signed_in(self) -> AbstractBaseUser | None:
@@ -100,6 +108,23 @@ class Role:
     creator: bool = False
     table: bool = False
 
+    @property
+    def referee(self) -> bool:
+        """A director not playing at this table: their word on a hand needs nobody else's
+        (a director who plays is confirmed by the others, as every player is)."""
+        return self.director and self.seat_id is None
+
+
+def device_digest(kind: str, secret: str) -> str:
+    """An opaque, stable name for a device (``Actor.device``) from what identifies it to the
+    server: ``kind`` ``"session"`` (a browser's session key), ``"seat"`` (a seat key) or
+    ``"token"`` (an API token); keyed with the project's secret, so the secret itself is never
+    stored. "" without a secret."""
+    if not secret:
+        return ""
+    message = f"{kind}:{secret}".encode()
+    return hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).hexdigest()[:32]
+
 
 def is_director(user: AbstractBaseUser | AnonymousUser | None, club_id: int | None) -> bool:
     """Whether ``user`` directs the club ``club_id`` (one query; False without either)."""
@@ -114,7 +139,8 @@ def is_director(user: AbstractBaseUser | AnonymousUser | None, club_id: int | No
 
 def role_of(actor: Actor, game: Game) -> Role:
     """What ``actor`` is at ``game``: a seat link's seat must be one of the game's (else no
-    seat); a signed-in user whose club player sits at the game holds that seat."""
+    seat); a signed-in user whose club player sits at the game holds that seat; the creator of
+    a game of no club stands for its director."""
     seat_ids = {seat_id for _name, seat_id in game.seating}
     seat_id = actor.seat_id if actor.seat_id in seat_ids else None
     user = actor.signed_in
@@ -124,10 +150,12 @@ def role_of(actor: Actor, game: Game) -> Role:
             .values_list("pk", flat=True)
             .first()
         )
+    creator = user is not None and user.pk == game.created_by_id
     return Role(
-        director=is_director(user, game.club_id),
+        # A game of no club has no club director: its creator answers for it instead.
+        director=is_director(user, game.club_id) or (game.club_id is None and creator),
         seat_id=seat_id,
-        creator=user is not None and user.pk == game.created_by_id,
+        creator=creator,
         table=actor.table,
     )
 
@@ -197,6 +225,62 @@ def check(act: Act, *, actor: Actor, game: Game, reason: str = "") -> Role:
         # Every write records who made it: the table link alone is a read credential.
         raise NotAllowed("not_allowed.table_link" if role.table else "not_allowed")
     return role
+
+
+def check_confirm(
+    role: Role,
+    actor: Actor,
+    game: Game,
+    hand: Hand,
+    earlier: Iterable[tuple[int | None, str]],
+) -> None:
+    """Whether ``actor`` (with ``role``, whom :func:`check` let confirm at ``game``) may
+    confirm ``hand`` (issue 12: Confirmation). ``earlier``: (seat id, device) of each
+    confirmation of the hand so far.
+
+    A director not playing at the table always may. Nobody else confirms a hand from the
+    seat that entered it, from the device that entered it or confirmed it as another seat
+    (one phone is one player), or, where a director confirms each hand, at all.
+
+    Raises:
+        NotAllowed: ``.own_hand``, ``.same_device`` or ``.director_confirms``.
+    """
+    if role.referee:
+        return
+    if hand.entered_seat_id is not None and hand.entered_seat_id == role.seat_id:
+        raise NotAllowed("not_allowed.own_hand")
+    if actor.device and actor.device == hand.entered_device:
+        raise NotAllowed("not_allowed.same_device")
+    if game.confirmation == Game.Confirmation.DIRECTOR and not role.director:
+        raise NotAllowed("not_allowed.director_confirms")
+    if actor.device and any(d == actor.device and s != role.seat_id for s, d in earlier):
+        raise NotAllowed("not_allowed.same_device")
+
+
+def check_seat_change(game: Game, device: str, seat_id: int | None, chosen: int | None) -> None:
+    """Whether a device may take seat ``chosen`` at ``game`` (None: no seat). The table link
+    asks once which seat a device is: it may choose again only until it has acted at the game
+    as its seat ``seat_id`` (entered, confirmed or disputed a hand); then one phone stays one
+    player.
+
+    Raises:
+        NotAllowed: ``.seat_taken``.
+    """
+    if not device or seat_id is None or chosen == seat_id:
+        return
+    if (
+        Hand.objects.filter(game_id=game.pk, entered_device=device).exists()
+        or HandEvent.objects.filter(game_id=game.pk, device=device).exists()
+    ):
+        raise NotAllowed("not_allowed.seat_taken")
+
+
+def may_see_seat_links(actor: Actor, game: Game) -> bool:
+    """Whether ``actor`` is shown every seat's private link of ``game``: whoever may see its
+    keys (:func:`may_see_keys`), and at a casual game whoever holds its table link (the
+    people at the table, handing each other their links); a tournament table's seat links are
+    on its printed cards, for the directors."""
+    return may_see_keys(actor, game) or (not game.directed and actor.table)
 
 
 def may_see_keys(actor: Actor, game: Game) -> bool:

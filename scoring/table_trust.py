@@ -23,7 +23,19 @@ from scoring.entry import new_idempotency_key
 from scoring.errors import NotAllowed, ReasonRequired
 from scoring.messages import error_message
 from scoring.models import Game, Hand, HandEvent, Seat
-from scoring.permissions import Act, Actor, Role, check, closed, is_director, may_see_keys
+from scoring.permissions import (
+    Act,
+    Actor,
+    Role,
+    check,
+    check_confirm,
+    check_seat_change,
+    closed,
+    device_digest,
+    is_director,
+    may_see_audit,
+    may_see_seat_links,
+)
 
 #: The session key holding, per game, the seat this device chose (``{game id: seat id}``).
 SEATS_SESSION_KEY = "seats"
@@ -37,7 +49,15 @@ def chosen_seat_id(request: HttpRequest, game: Game) -> int | None:
 
 
 def choose_seat(request: HttpRequest, game: Game, seat: Seat | None) -> None:
-    """Remember in this device's session that it is ``seat`` at ``game`` (None: forget it)."""
+    """Remember in this device's session that it is ``seat`` at ``game`` (None: forget it).
+
+    Raises:
+        NotAllowed: the device has acted at the game as another seat
+            (:func:`scoring.permissions.seat_change_refusal`: one phone is one player).
+    """
+    current = chosen_seat_id(request, game)
+    device = device_digest("session", request.session.session_key or "")
+    check_seat_change(game, device, current, seat.pk if seat else None)
     seats = dict(request.session.get(SEATS_SESSION_KEY, {}))
     if seat is None:
         seats.pop(str(game.pk), None)
@@ -49,7 +69,13 @@ def choose_seat(request: HttpRequest, game: Game, seat: Seat | None) -> None:
 def actor_of(request: HttpRequest, game: Game) -> Actor:
     """Who acts from a table page: the table link's holder, with this device's seat (if
     chosen) and the signed-in user (if any)."""
-    return Actor(user=request.user, seat_id=chosen_seat_id(request, game), table=True)
+    key = request.session.session_key or ""
+    return Actor(
+        user=request.user,
+        seat_id=chosen_seat_id(request, game),
+        table=True,
+        device=device_digest("session", key),
+    )
 
 
 def allowed(act: Act, actor: Actor, game: Game) -> Role | None:
@@ -100,6 +126,16 @@ def who_acted(request: HttpRequest, seat: Seat | None, user: Any) -> str:
     return _("table link")
 
 
+def _may_confirm(
+    role: Role, actor: Actor, game: Game, hand: Hand, earlier: list[tuple[int | None, str]]
+) -> bool:
+    try:
+        check_confirm(role, actor, game, hand, earlier)
+    except NotAllowed:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class HandTrust:
     """One hand as this viewer sees its trust: its status, who entered it, the dispute's
@@ -119,20 +155,22 @@ def _hand_trust(
     game: Game,
     hand: Hand,
     *,
+    actor: Actor,
     confirmer: Role | None,
     disputer: Role | None,
     resolver: Role | None,
-    confirmed_by: set[int],
+    earlier: list[tuple[int | None, str]],
     disputes: dict[int, str],
 ) -> HandTrust:
     provisional = hand.status == Hand.Status.PROVISIONAL
-    can_confirm = provisional and confirmer is not None
-    if can_confirm and confirmer is not None and not confirmer.director:
-        can_confirm = (
-            game.confirmation != Game.Confirmation.DIRECTOR
-            and confirmer.seat_id != hand.entered_seat_id
-            and confirmer.seat_id not in confirmed_by
-        )
+    # The service's own rule (scoring.permissions.confirm_refusal), and not a second time
+    # for a seat that confirmed already.
+    can_confirm = (
+        provisional
+        and confirmer is not None
+        and _may_confirm(confirmer, actor, game, hand, earlier)
+        and (confirmer.referee or confirmer.seat_id not in {seat for seat, _d in earlier})
+    )
     return HandTrust(
         status=hand.status,
         status_label=str(Hand.Status(hand.status).label),
@@ -154,13 +192,20 @@ def annotate_hands(
     resolver = allowed(Act.RESOLVE, actor, game)
     ids = [hand.pk for hand in hands]
     events = HandEvent.objects.filter(
-        hand_id__in=ids, action__in=(HandEvent.Action.CONFIRM, HandEvent.Action.DISPUTE)
+        hand_id__in=ids,
+        action__in=(
+            HandEvent.Action.CONFIRM,
+            HandEvent.Action.DISPUTE,
+            HandEvent.Action.RESTORE,
+        ),
     ).order_by("created_at", "id")
-    confirmed: dict[int, set[int]] = {}
+    confirmed: dict[int, list[tuple[int | None, str]]] = {}
     disputes: dict[int, str] = {}
     for event in events:
-        if event.action == HandEvent.Action.CONFIRM and event.seat_id is not None:
-            confirmed.setdefault(event.hand_id, set()).add(event.seat_id)
+        if event.action == HandEvent.Action.CONFIRM:
+            confirmed.setdefault(event.hand_id, []).append((event.seat_id, event.device))
+        elif event.action == HandEvent.Action.RESTORE:  # confirmed again from here
+            confirmed[event.hand_id] = []
         elif event.action == HandEvent.Action.DISPUTE:
             disputes[event.hand_id] = event.reason
     seats = {seat.pk: seat for seat in Seat.objects.filter(game_id=game.pk)}
@@ -178,10 +223,11 @@ def annotate_hands(
             request,
             game,
             hand,
+            actor=actor,
             confirmer=confirmer,
             disputer=disputer,
             resolver=resolver,
-            confirmed_by=confirmed.get(hand.pk, set()),
+            earlier=confirmed.get(hand.pk, []),
             disputes=disputes,
         )
         hand.trust = trust  # type: ignore[attr-defined]
@@ -201,10 +247,13 @@ def seat_qr(link: str, name: str) -> str:
     )
 
 
-def table_trust(request: HttpRequest, game: Game, hands: list[Hand]) -> dict[str, Any]:
+def table_trust(
+    request: HttpRequest, game: Game, hands: list[Hand], *, links: bool = True
+) -> dict[str, Any]:
     """What the table page shows of trust: the device's seat (or the chooser), each hand's
     status and acts (set on the hands), the voided hands with who and why, the seats' links
-    (to those who may see them) and whether this viewer may make new links or read the audit.
+    (to those who may see them; none with ``links=False``: the live region shows none) and
+    whether this viewer may make new links or read the audit.
     """
     actor = actor_of(request, game)
     seats = list(Seat.objects.filter(game_id=game.pk).order_by("position"))
@@ -224,13 +273,12 @@ def table_trust(request: HttpRequest, game: Game, hands: list[Hand]) -> dict[str
                 "can_restore": restorer is not None,
             }
         )
-    show_links = may_see_keys(actor, game) or not game.directed
     writer = allowed(Act.ENTER, actor, game)
-    links = []
-    if show_links:
+    seat_links = []
+    if links and may_see_seat_links(actor, game):
         for seat in seats:
             link = seat_link(request, seat)
-            links.append({"seat": seat, "link": link, "qr": seat_qr(link, seat.name)})
+            seat_links.append({"seat": seat, "link": link, "qr": seat_qr(link, seat.name)})
     return {
         "seat": chosen,
         "seats": seats,
@@ -246,23 +294,12 @@ def table_trust(request: HttpRequest, game: Game, hands: list[Hand]) -> dict[str
         and not hands,
         "can_finish": allowed(Act.FINISH, actor, game) is not None,
         "voided": voided,
-        "seat_links": links,
+        "seat_links": seat_links,
         "can_rotate": allowed(Act.ROTATE, actor, game) is not None,
-        "can_audit": may_read_audit(request, game),
+        "can_audit": may_see_audit(actor_of(request, game), game),
         "closed": closed(game),
         "form_key": new_idempotency_key(),
     }
-
-
-def may_read_audit(request: HttpRequest, game: Game) -> bool:
-    """Whether the viewer may read a table's audit page: a club director; for a casual game
-    also its creator."""
-    user = request.user
-    if not user.is_authenticated:
-        return False
-    if not game.directed and user.pk == game.created_by_id:
-        return True
-    return is_director(user, game.club_id)
 
 
 def hand_page_trust(request: HttpRequest, game: Game, history: list[Hand]) -> dict[str, Any]:

@@ -8,9 +8,8 @@ The expectation comes from the small rule table below (:func:`expected`), writte
 issue, not from ``scoring.permissions``, so that this test can fail.
 
 The tournament table is built through the tournaments services (create, register, seat,
-publish; complete by closing the round). Until the tournaments side passes ``directed=True``
-and the tournament's ``confirmation`` to the tables' games, the fixture sets them on the
-seated games itself (:func:`tournament_world`).
+publish; complete by closing the round), which start its game directed, with the tournament's
+confirmation.
 
 To sweep a new endpoint or page post, add a row to :data:`API` or :data:`PAGES` and, if its
 rule differs, a line to :func:`expected`.
@@ -83,11 +82,6 @@ def tournament_world(*, complete: bool) -> World:
     rnd = tournaments.round_seating_compute(round_id=rnd.pk)
     tournaments.round_publish(round=rnd)
     game, other = (t.game for t in rnd.tables.order_by("number").select_related("game"))
-    # Until the tournaments side starts its tables' games directed and with the tournament's
-    # confirmation, set them here (as the round's seating will).
-    Game.objects.filter(pk__in=(game.pk, other.pk)).update(
-        directed=True, confirmation=tournament.confirmation
-    )
     game.refresh_from_db()
     hands_for(game)
     if complete:

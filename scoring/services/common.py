@@ -113,6 +113,7 @@ def _write_hand(
     status: str = Hand.Status.CONFIRMED,
     seat_id: int | None = None,
     reason: str = "",
+    device: str = "",
     replaces: Hand | None = None,
     game_state: Mapping[str, object] | None = None,
     hot_path: bool = False,
@@ -141,6 +142,7 @@ def _write_hand(
         "entered_seat_id": seat_id,
         "status": status,
         "reason": reason,
+        "entered_device": device,
         "created_at": timezone.now(),
         "voided_at": None,
     }
@@ -254,12 +256,13 @@ def _author(by: Actor | None, role: Role | None, game: Game, via: str | None) ->
     starts with: confirmed where the game needs no confirmation, or a director (or the
     system) wrote it; provisional otherwise."""
     needs = game.confirmation != Game.Confirmation.NONE
-    provisional = needs and role is not None and not role.director
+    provisional = needs and role is not None and not role.referee
     return {
         "entered_by": by.signed_in if by is not None else None,
         "via": via or (by.via if by is not None else Hand.Via.USER),
         "seat_id": role.seat_id if role is not None else None,
         "status": Hand.Status.PROVISIONAL if provisional else Hand.Status.CONFIRMED,
+        "device": by.device if by is not None else "",
     }
 
 
@@ -282,4 +285,5 @@ def _event(
         user=_user(by.user) if by is not None else None,
         reason=reason,
         details=details,
+        device=by.device if by is not None else "",
     )

@@ -18,7 +18,7 @@ from scoring.errors import (
     SeatsFixed,
 )
 from scoring.events import Change
-from scoring.models import Game, Seat
+from scoring.models import Game, Seat, new_seat_key
 from scoring.permissions import Act, Actor, check
 from scoring.services.common import (
     MAX_STAKE_LENGTH,
@@ -199,7 +199,8 @@ def game_limit_set(*, game: Game, hand_limit: int, origin: str | None = None) ->
 @transaction.atomic
 def seat_replace(*, game: Game, position: int, seat: SeatSpec, origin: str | None = None) -> Game:
     """Put another player in seat ``position`` (0-based) of a game with no hands yet (a
-    tournament substitute). ``origin``: the listener on whose behalf it acts (not told of it).
+    tournament substitute), with a new seat key (the seat's link is its player's).
+    ``origin``: the listener on whose behalf it acts (not told of it).
 
     Raises:
         SheetError: a name the game cannot take (blank, too long, already at the table).
@@ -216,7 +217,11 @@ def seat_replace(*, game: Game, position: int, seat: SeatSpec, origin: str | Non
         _verify_storable_names(names)
     except RuleError as exc:
         raise SheetError(exc) from exc
-    Seat.objects.filter(pk=seat_id).update(name=seat.name, player_id=seat.player_id)
+    # The seat's private link is its player's: the substitute gets a new one (the old one,
+    # still on the absent player's phone, opens nothing).
+    Seat.objects.filter(pk=seat_id).update(
+        name=seat.name, player_id=seat.player_id, seat_key=new_seat_key()
+    )
     game.seating[position] = [seat.name, seat_id]
     game.totals = dict.fromkeys(names, 0)  # no hands yet
     game.version += 1

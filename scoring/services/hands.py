@@ -15,9 +15,11 @@ from scoring import selectors
 from scoring.errors import (
     GameFinished,
     GameNotOpen,
+    HandDisputed,
     HandLimitReached,
     HandNotFound,
     IdempotencyKeyReused,
+    NotAllowed,
     StaleRevision,
     VoidRefused,
 )
@@ -245,6 +247,7 @@ def hand_correct(
         author={**_author(by, role, game, None), "reason": why},
         idempotency_key=idempotency_key,
         origin=origin,
+        director=role is None or role.director,
     )
 
 
@@ -257,15 +260,19 @@ def _correct(
     author: dict[str, object],
     idempotency_key: str | None,
     origin: str | None,
+    director: bool,
 ) -> tuple[Hand, bool]:
     """The correction itself, on the locked game (:func:`hand_correct`, a director's
     resolution): ``author`` holds the revision's ``entered_by``, ``via``, ``seat_id``,
-    ``status`` and ``reason``."""
+    ``status``, ``reason`` and ``device``; ``director``: a director (or the system) corrects
+    it, who alone may correct a disputed hand."""
     current = _current(game)
     index = next((i for i, h in enumerate(current) if h.number == number), None)
     if index is None:
         raise HandNotFound(number=number)
     old = current[index]
+    if old.status == Hand.Status.DISPUTED and not director:
+        raise HandDisputed(number=number)
     if old.revision != revision:
         raise StaleRevision(
             params={"revision": revision}, number=number, current_revision=old.revision
@@ -376,6 +383,11 @@ def _void(
             number=number,
             latest=current[-1].number,
         )
+    if role is not None and not role.director:
+        if hand.status == Hand.Status.DISPUTED:
+            raise HandDisputed(number=number)
+        if hand.status == Hand.Status.CONFIRMED and game.confirmation != Game.Confirmation.NONE:
+            raise NotAllowed("not_allowed.void_confirmed")
     _add_to_totals(game, _line_scores(hand), -1)
     hand.state = Hand.State.VOIDED
     hand.voided_at = timezone.now()

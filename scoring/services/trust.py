@@ -26,14 +26,13 @@ from scoring.errors import (
     HandDisputed,
     HandLimitReached,
     HandNotFound,
-    NotAllowed,
     NotVoided,
     ReasonRequired,
     RestoreRefused,
 )
 from scoring.events import Change
 from scoring.models import Game, Hand, HandEvent, Seat, new_seat_key, new_table_key
-from scoring.permissions import Act, Actor, check, reason_text
+from scoring.permissions import Act, Actor, check, check_confirm, reason_text
 from scoring.services.common import (
     _add_to_totals,
     _event,
@@ -54,6 +53,18 @@ def _current_hand(game: Game, number: int) -> Hand:
     return hand
 
 
+def _confirmations(hand: Hand) -> list[tuple[int | None, str]]:
+    """(seat id, device) of each confirmation of ``hand`` since it last came back from a
+    void (a restored hand is the table's to confirm again)."""
+    steps = HandEvent.objects.filter(
+        hand=hand, action__in=(HandEvent.Action.CONFIRM, HandEvent.Action.RESTORE)
+    ).order_by("created_at", "id")
+    out: list[tuple[int | None, str]] = []
+    for step in steps:
+        out = [] if step.action == HandEvent.Action.RESTORE else [*out, (step.seat_id, step.device)]
+    return out
+
+
 def _set_status(game: Game, hand: Hand, status: str) -> None:
     hand.status = status
     hand.save(update_fields=("status",))
@@ -67,9 +78,10 @@ def hand_confirm(
 ) -> Hand:
     """Confirm the current revision of hand ``number`` (issue 12: Confirmation).
 
-    A seat other than the one that entered it confirms it (``one_other``), or adds its
-    confirmation towards every other seat's (``all``); a director's confirmation makes it count
-    in any game. A hand already confirmed, or already confirmed by this seat, is returned
+    A seat other than the one that entered it, on another device, confirms it (``one_other``),
+    or adds its confirmation towards every other seat's (``all``: each from a device of its
+    own); a director not playing at the table makes it count in any game (``director``: a
+    director). A hand already confirmed, or already confirmed by this seat, is returned
     unchanged. ``reason``: optional, kept with the confirmation; a director confirming a hand
     of a complete tournament round gives one.
 
@@ -77,7 +89,9 @@ def hand_confirm(
         HandNotFound: no current hand ``number``.
         HandDisputed: the hand is disputed (a director resolves it).
         NotAllowed: not a seat of this game (``.seat``), the seat that entered it
-            (``.own_hand``), or not a director where a director confirms (``.director_confirms``).
+            (``.own_hand``), the device that entered or already confirmed it under another
+            seat (``.same_device``), or not a director where a director confirms
+            (``.director_confirms``).
         ReasonRequired: a director, a complete round, no reason (``.closed``); or a reason
             over 500 characters.
     """
@@ -89,26 +103,20 @@ def hand_confirm(
         return hand
     if hand.status == Hand.Status.DISPUTED:
         raise HandDisputed(number=number)
-    if not role.director:
-        if hand.entered_seat_id is not None and hand.entered_seat_id == role.seat_id:
-            raise NotAllowed("not_allowed.own_hand")
-        if game.confirmation == Game.Confirmation.DIRECTOR:
-            raise NotAllowed("not_allowed.director_confirms")
-    confirmed_by: set[int | None] = set(
-        HandEvent.objects.filter(hand=hand, action=HandEvent.Action.CONFIRM).values_list(
-            "seat_id", flat=True
-        )
-    )
-    if not role.director and role.seat_id in confirmed_by:
-        return hand
+    earlier = _confirmations(hand)
+    check_confirm(role, by, game, hand, earlier)
+    confirmed_by: set[int | None] = {seat_id for seat_id, _device in earlier}
+    if not role.referee and role.seat_id in confirmed_by:
+        return hand  # this seat confirmed it already
     _event(hand, HandEvent.Action.CONFIRM, by, role, reason=why, revision=hand.revision)
     confirmed_by.add(role.seat_id)
     seats: set[int | None] = {seat_id for _name, seat_id in game.seating}
-    agreed = role.director or (
-        seats <= confirmed_by | {hand.entered_seat_id}
-        if game.confirmation == Game.Confirmation.ALL
-        else True
-    )
+    if role.referee or game.confirmation == Game.Confirmation.DIRECTOR:
+        agreed = role.director
+    elif game.confirmation == Game.Confirmation.ALL:
+        agreed = seats <= confirmed_by | {hand.entered_seat_id}
+    else:
+        agreed = True
     if agreed:
         _set_status(game, hand, Hand.Status.CONFIRMED)
         _announce(game.pk, Change.HAND_CONFIRMED, origin)
@@ -134,9 +142,9 @@ def hand_dispute(
     """
     game = _locked(game)
     why = reason_text(reason)
+    role = check(Act.DISPUTE, actor=by, game=game, reason=why)  # who may, before the reason
     if not why:
         raise ReasonRequired()
-    role = check(Act.DISPUTE, actor=by, game=game, reason=why)
     hand = _current_hand(game, number)
     repeated = HandEvent.objects.filter(
         hand=hand, action=HandEvent.Action.DISPUTE, seat=role.seat_id, reason=why
@@ -169,6 +177,8 @@ def hand_resolve(
     """A director resolves hand ``number`` (issue 12: Disputes): ``confirm`` it as it
     stands, ``correct`` it (``entry``, from ``revision``: the current one when None; the new
     revision is confirmed), or ``void`` it; always with a reason, kept with the resolution.
+    A resolution already applied (a confirmed hand confirmed, a voided one voided, a
+    correction retried with its idempotency key) changes nothing and keeps nothing.
 
     Returns:
         The hand as resolved: the confirmed, new or voided revision.
@@ -184,22 +194,25 @@ def hand_resolve(
         raise ValueError(f"action must be one of {RESOLUTIONS}")
     game = _locked(game, replay_key=idempotency_key if action == "correct" else None)
     why = reason_text(reason)
+    role = check(Act.RESOLVE, actor=by, game=game, reason=why)  # who may, before the reason
     if not why:
         raise ReasonRequired()
-    role = check(Act.RESOLVE, actor=by, game=game, reason=why)
     if action == "correct":  # a retried correction returns the revision it wrote
         existing = _replayed(game.replay_id, entry, number=number)
         if existing is not None:
             return existing
     if action == "void":
+        if not game.hands.filter(number=number, state=Hand.State.CURRENT).exists():
+            return _void(game, number, by, role, why, origin)  # voided already: as it was
         hand = _void(game, number, by, role, why, origin)
     else:
         current = _current_hand(game, number)
         if action == "confirm":
             hand = current
-            if hand.status != Hand.Status.CONFIRMED:
-                _set_status(game, hand, Hand.Status.CONFIRMED)
-                _announce(game.pk, Change.HAND_CONFIRMED, origin)
+            if hand.status == Hand.Status.CONFIRMED:
+                return hand  # resolved already: nothing to keep
+            _set_status(game, hand, Hand.Status.CONFIRMED)
+            _announce(game.pk, Change.HAND_CONFIRMED, origin)
         else:
             hand, _created = _correct(
                 game,
@@ -212,9 +225,11 @@ def hand_resolve(
                     "seat_id": None,
                     "status": Hand.Status.CONFIRMED,
                     "reason": why,
+                    "device": by.device,
                 },
                 idempotency_key=idempotency_key,
                 origin=origin,
+                director=True,
             )
     _event(hand, HandEvent.Action.RESOLVE, by, role, reason=why, resolution=action)
     return hand
@@ -230,7 +245,8 @@ def hand_restore(
     origin: str | None = None,
 ) -> Hand:
     """Make voided hand ``number`` count again (its last revision, with its status as it
-    was). A hand that counts is returned unchanged.
+    was; restored by a player where the game requires confirmation, a confirmed hand is
+    provisional again, for the table to confirm). A hand that counts is returned unchanged.
 
     Rook and Bluke: only a hand that still follows the hands that count (the latest round or
     hand voided, nothing entered after it) can come back, checked by the rules engine as if it
@@ -272,7 +288,15 @@ def hand_restore(
             raise RestoreRefused(number=number) from None
     last.state = Hand.State.CURRENT
     last.voided_at = None
-    last.save(update_fields=("state", "voided_at"))
+    if (
+        role is not None
+        and not role.referee
+        and game.confirmation != Game.Confirmation.NONE
+        and last.status == Hand.Status.CONFIRMED
+    ):
+        # Back from a void, a player's restore is the table's to confirm again.
+        last.status = Hand.Status.PROVISIONAL
+    last.save(update_fields=("state", "voided_at", "status"))
     _add_to_totals(game, _line_scores(last), +1)
     _sequence_state(game, sorted([*current, last], key=lambda h: h.number))
     game.version += 1

@@ -176,7 +176,8 @@ def test_the_audit_lists_every_step_with_who_and_why(world: dict[str, Any]) -> N
     enter(world)
     game = world["game"]
     world["ben"].post(hands_url(game, "1/confirm/"))
-    world["ben"].delete(hands_url(game, "1/") + "?reason=twice")
+    assert world["ben"].delete(hands_url(game, "1/") + "?reason=mine").status_code == 403
+    world["director"].delete(hands_url(game, "1/") + "?reason=twice")  # confirmed: a director's
     world["director"].post(hands_url(game, "1/restore/"), {"reason": "once"}, format="json")
     audit = world["director"].get(f"/api/v1/games/{game.pk}/audit/")
     assert audit.status_code == 200
@@ -185,7 +186,7 @@ def test_the_audit_lists_every_step_with_who_and_why(world: dict[str, Any]) -> N
     assert steps == [
         ("enter", "Ana", None, ""),
         ("confirm", "Ben", None, ""),
-        ("void", "Ben", None, "twice"),
+        ("void", None, director, "twice"),
         ("restore", None, director, "once"),
     ]
 

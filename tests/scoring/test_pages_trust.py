@@ -787,3 +787,28 @@ def test_the_hand_page_says_why_a_viewer_may_not_change_it_in_place_of_the_forms
     assert 'id="entry"' not in after
     assert "The round is complete: only a club director may change its hands now." in after
     assert 'id="entry"' in phone(table, user=director).get(page).content.decode()
+
+
+def test_one_phone_is_one_player_it_cannot_take_another_seat_to_confirm_its_own_hand(
+    table: Game,
+) -> None:
+    ana = phone(table, "Ana")
+    assert enter(ana, table).status_code == 302
+    before = counts(table)
+
+    by_link = ana.post(
+        reverse("scoring:seat-choose", kwargs={"key": table.table_key}),
+        {"seat": seat_of(table, "Ben").pk, "idempotency_key": "k"},
+    )
+    by_seat_link = ana.get(
+        reverse("scoring:seat", kwargs={"seat_key": seat_of(table, "Ben").seat_key})
+    )
+
+    for response in (by_link, by_seat_link):
+        assert response.status_code == 403
+        assert "one phone is one player" in response.content.decode()
+    assert ana.session["seats"][str(table.pk)] == seat_of(table, "Ana").pk
+    assert counts(table) == before
+    ben = phone(table, "Ben")  # Ben's own phone confirms it
+    assert ben.post(url("hand-confirm", table, number=1)).status_code == 302
+    assert table.hands.get(number=1).status == Hand.Status.CONFIRMED

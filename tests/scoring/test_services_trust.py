@@ -23,6 +23,7 @@ from scoring.errors import (
 from scoring.events import Change, GameChanged
 from scoring.models import Game, Hand, HandEvent
 from scoring.permissions import Act, Actor, check, may_see_keys
+from scoring.services import SeatSpec
 from tests.factories import MembershipFactory, PlayerFactory, UserFactory
 from tests.scoring.test_services_hands import ANA_WINS, BEN_WINS, CY_CAUGHT, assert_rebuilds
 from tournaments.models import Membership
@@ -370,21 +371,21 @@ def test_a_void_is_kept_with_who_and_why_and_the_hand_restores_with_its_status()
         services.hand_record(game=t.game, entry=entry, by=t.a)
     services.hand_confirm(game=t.game, number=1, by=t.b)
     totals = t.refresh().totals
-    services.hand_void(game=t.game, number=1, by=t.c, reason="a misdeal")  # Tonk: any hand
+    services.hand_void(game=t.game, number=2, by=t.c, reason="a misdeal")  # Tonk: any hand
     voided = selectors.voided_hands(t.game)
     assert [(h.number, h.void.seat_id, h.void.reason) for h in voided] == [  # type: ignore[attr-defined]
-        (1, t.c.seat_id, "a misdeal")
+        (2, t.c.seat_id, "a misdeal")
     ]
     assert t.refresh().totals != totals
-    restored = services.hand_restore(game=t.game, number=1, by=t.b, reason="it was dealt right")
+    restored = services.hand_restore(game=t.game, number=2, by=t.b, reason="it was dealt right")
     assert (restored.state, restored.status, restored.revision) == (
         Hand.State.CURRENT,
-        Hand.Status.CONFIRMED,
+        Hand.Status.PROVISIONAL,
         1,
     )
     assert t.refresh().totals == totals
     assert selectors.voided_hands(t.game) == []
-    assert selectors.hand_void_step(t.game, 1) is None
+    assert selectors.hand_void_step(t.game, 2) is None
     assert [e[1:] for e in events(t.game)][-2:] == [
         ("void", t.c.seat_id, "a misdeal"),
         ("restore", t.b.seat_id, "it was dealt right"),
@@ -392,8 +393,25 @@ def test_a_void_is_kept_with_who_and_why_and_the_hand_restores_with_its_status()
     assert_rebuilds(t.game)
     # Restoring a hand that counts changes nothing.
     version = t.refresh().version
-    services.hand_restore(game=t.game, number=1, by=t.b)
+    services.hand_restore(game=t.game, number=2, by=t.b)
     assert (t.refresh().version, len(events(t.game))) == (version, 3)
+
+
+def test_a_confirmed_hand_is_voided_by_a_director_and_a_players_restore_needs_confirming() -> None:
+    t = table(Game.Confirmation.ONE_OTHER)
+    services.hand_record(game=t.game, entry=ANA_WINS, by=t.a)
+    services.hand_confirm(game=t.game, number=1, by=t.b)
+    before = t.refresh().version
+    with pytest.raises(NotAllowed) as refused:  # one player alone cannot undo what two agreed
+        services.hand_void(game=t.game, number=1, by=t.c, reason="I lost")
+    assert refused.value.key == "not_allowed.void_confirmed"
+    assert t.refresh().version == before
+    services.hand_void(game=t.game, number=1, by=t.director, reason="a misdeal")
+    restored = services.hand_restore(game=t.game, number=1, by=t.c)
+    assert restored.status == Hand.Status.PROVISIONAL  # the table confirms it again
+    with pytest.raises(NotAllowed):
+        services.hand_confirm(game=t.game, number=1, by=t.a)  # Ana entered it
+    assert services.hand_confirm(game=t.game, number=1, by=t.b).status == Hand.Status.CONFIRMED
 
 
 def test_restoring_a_hand_that_never_was_is_hand_not_found() -> None:
@@ -546,7 +564,11 @@ def test_each_write_bumps_the_version_once_and_is_announced_once(
             lambda: services.hand_restore(game=g, number=2, by=t.a),
             [Change.HAND_RESTORED],
         ),
-        ("void", lambda: services.hand_void(game=g, number=1, by=t.c), [Change.HAND_VOIDED]),
+        (
+            "void",  # a confirmed hand: a director's to void
+            lambda: services.hand_void(game=g, number=1, by=t.director),
+            [Change.HAND_VOIDED],
+        ),
         ("finish", lambda: services.game_finish(game=g, by=t.a), [Change.FINISHED]),
     ]
     version = t.refresh().version
@@ -566,12 +588,12 @@ def test_a_write_that_changes_nothing_keeps_the_version_and_announces_nothing(
     g = t.game
     services.hand_record(game=g, entry=ANA_WINS, by=t.a)
     services.hand_confirm(game=g, number=1, by=t.b)
-    services.hand_void(game=g, number=1, by=t.b)
+    services.hand_void(game=g, number=1, by=t.director)
     version = t.refresh().version
     spy.heard.clear()
     with django_capture_on_commit_callbacks(execute=True):
         services.hand_void(game=g, number=1, by=t.b)  # already voided
-        services.hand_restore(game=g, number=1, by=t.b)
+        services.hand_restore(game=g, number=1, by=t.director)  # as it was: confirmed
         services.hand_restore(game=g, number=1, by=t.b)  # counts already
         services.hand_confirm(game=g, number=1, by=t.c)  # confirmed already
     assert [e.change for e in spy.heard] == [Change.HAND_RESTORED]
@@ -712,3 +734,119 @@ def test_a_directors_correction_retried_with_its_key_returns_the_revision_it_wro
     again = services.hand_resolve(**kwargs)
     assert (again.pk, again.revision) == (first.pk, 2)
     assert t.game.hands.count() == 2
+
+
+# --- the reviewers' holes (issue 12) -----------------------------------------------------------
+
+
+def test_one_device_is_one_player_whatever_seat_it_claims() -> None:
+    t = table(Game.Confirmation.ALL)
+    phone = "a-phone"
+    ana = Actor(seat_id=t.a.seat_id, device=phone)
+    services.hand_record(game=t.game, entry=ANA_WINS, by=ana)
+    as_ben = Actor(seat_id=t.b.seat_id, device=phone)  # the same phone, now claiming Ben
+    with pytest.raises(NotAllowed) as refused:
+        services.hand_confirm(game=t.game, number=1, by=as_ben)
+    assert refused.value.key == "not_allowed.same_device"
+    services.hand_confirm(game=t.game, number=1, by=Actor(seat_id=t.b.seat_id, device="bens"))
+    with pytest.raises(NotAllowed):  # Ben's phone cannot count for Cy as well
+        services.hand_confirm(game=t.game, number=1, by=Actor(seat_id=t.c.seat_id, device="bens"))
+    hand = services.hand_confirm(game=t.game, number=1, by=Actor(seat_id=t.c.seat_id, device="cys"))
+    assert hand.status == Hand.Status.CONFIRMED
+    assert Hand.objects.get(pk=hand.pk).entered_device == phone
+
+
+def test_a_disputed_hand_waits_for_a_director_the_table_cannot_correct_or_void_it() -> None:
+    t = table(Game.Confirmation.ONE_OTHER)
+    services.hand_record(game=t.game, entry=ANA_WINS, by=t.a)
+    services.hand_dispute(game=t.game, number=1, by=t.c, reason="Ben won it")
+    before = t.refresh().version
+    with pytest.raises(HandDisputed):
+        services.hand_correct(game=t.game, number=1, revision=1, entry=BEN_WINS, by=t.a)
+    with pytest.raises(HandDisputed):
+        services.hand_void(game=t.game, number=1, by=t.a, reason="never mind")
+    assert t.refresh().version == before
+    assert Hand.objects.get(game=t.game, number=1, state="current").status == "disputed"
+    hand = services.hand_resolve(
+        game=t.game, number=1, by=t.director, action="correct", reason="asked", entry=BEN_WINS
+    )
+    assert (hand.revision, hand.status) == (2, Hand.Status.CONFIRMED)
+
+
+def test_a_resolution_already_applied_keeps_nothing() -> None:
+    t = table(Game.Confirmation.ONE_OTHER)
+    services.hand_record(game=t.game, entry=ANA_WINS, by=t.a)
+    services.hand_record(game=t.game, entry=BEN_WINS, by=t.a)
+    for number in (1, 2):
+        services.hand_dispute(game=t.game, number=number, by=t.b, reason="no")
+    for _ in range(2):
+        services.hand_resolve(game=t.game, number=1, by=t.director, action="confirm", reason="ok")
+        services.hand_resolve(game=t.game, number=2, by=t.director, action="void", reason="dup")
+    resolves = HandEvent.objects.filter(game=t.game, action=HandEvent.Action.RESOLVE)
+    assert sorted(resolves.values_list("number", "details__resolution")) == [
+        (1, "confirm"),
+        (2, "void"),
+    ]
+
+
+def test_who_may_comes_before_the_reason() -> None:
+    t = table(Game.Confirmation.ONE_OTHER)
+    services.hand_record(game=t.game, entry=ANA_WINS, by=t.a)
+    with pytest.raises(NotAllowed):  # a member: refused as such, not asked for a reason
+        services.hand_dispute(game=t.game, number=1, by=t.member, reason="")
+    with pytest.raises(NotAllowed):
+        services.hand_resolve(game=t.game, number=1, by=t.b, action="confirm", reason="")
+    with pytest.raises(ReasonRequired):
+        services.hand_dispute(game=t.game, number=1, by=t.b, reason=" ")
+
+
+def test_a_director_who_plays_is_confirmed_by_the_others() -> None:
+    director = MembershipFactory(role=Membership.Role.DIRECTOR)
+    seated = PlayerFactory(club=director.club, user=director.user, name="Dora")
+    game, _ = services.game_start(
+        kind="tonk",
+        players=[SeatSpec("Dora", seated.pk), SeatSpec("Ben"), SeatSpec("Cy")],
+        club=director.club,
+        confirmation=Game.Confirmation.ONE_OTHER,
+        directed=True,
+    )
+    entry = {
+        "dealer": "Cy",
+        "end": "knock",
+        "by": "Dora",
+        "held": {"Dora": "AS", "Ben": "KH", "Cy": "QH"},
+    }
+    hand, _ = services.hand_record(game=game, entry=entry, by=Actor(user=director.user))
+    assert (hand.status, hand.entered_seat.name) == (Hand.Status.PROVISIONAL, "Dora")
+    with pytest.raises(NotAllowed) as refused:
+        services.hand_confirm(game=game, number=1, by=Actor(user=director.user))
+    assert refused.value.key == "not_allowed.own_hand"
+
+
+def test_a_game_of_no_club_is_its_creators_to_resolve() -> None:
+    creator = UserFactory()
+    game, _ = services.game_start(
+        kind="tonk",
+        players=["Ana", "Ben", "Cy"],
+        created_by=creator,
+        confirmation=Game.Confirmation.DIRECTOR,
+    )
+    ana, ben, _cy = (Actor(seat_id=s.pk) for s in game.seats.order_by("position"))
+    services.hand_record(game=game, entry=ANA_WINS, by=ana)
+    with pytest.raises(NotAllowed):
+        services.hand_confirm(game=game, number=1, by=ben)
+    assert services.hand_confirm(game=game, number=1, by=Actor(user=creator)).status == "confirmed"
+    services.hand_record(game=game, entry=BEN_WINS, by=ana)
+    services.hand_dispute(game=game, number=2, by=ben, reason="no")
+    hand = services.hand_resolve(
+        game=game, number=2, by=Actor(user=creator), action="void", reason="dup"
+    )
+    assert hand.state == Hand.State.VOIDED
+
+
+def test_a_substitute_gets_the_seat_with_a_new_key() -> None:
+    game, _ = services.game_start(kind="tonk", players=["Ana", "Ben"], waiting=True)
+    old = game.seats.get(position=1).seat_key
+    services.seat_replace(game=game, position=1, seat=SeatSpec("Zed"))
+    seat = game.seats.get(position=1)
+    assert seat.name == "Zed" and seat.seat_key != old and len(seat.seat_key) >= 24

@@ -218,11 +218,12 @@ def test_a_restore_reaches_the_seat_results_once(
     rng = random.Random(5)
     number = enter_as(table, 0, rng)
     confirm_as(table, 1, number)
-    scoring.hand_void(game=table.game, number=number, by=Actor(seat_id=seat_ids(table)[0]))
+    # A confirmed hand: a director voids it, and restores it as it was (confirmed).
+    scoring.hand_void(game=table.game, number=number, by=Actor(user=director), reason="misdeal")
     assert not SeatResult.objects.filter(game_id=table.game_id).exists()
     counts.reset()
 
-    scoring.hand_restore(game=table.game, number=number, by=Actor(seat_id=seat_ids(table)[1]))
+    scoring.hand_restore(game=table.game, number=number, by=Actor(user=director), reason="no")
 
     assert SeatResult.objects.filter(game_id=table.game_id).count() == 2
     assert counts.refreshes == 1
