@@ -119,13 +119,15 @@ def copy_rows(model: Any, rows: Iterable[dict[str, Any]]) -> int:
     """Write ``rows`` (attribute name → value, ids included) into ``model``'s table with COPY.
 
     Every column a row leaves out takes the value a new instance would be saved with (field
-    defaults, ``auto_now_add``), so the bench follows the models as they change.
+    defaults, ``auto_now_add``; a unique field's callable default made for each row), so the
+    bench follows the models as they change.
     """
     from django.db import connection
 
     fields = model._meta.concrete_fields
     template = model()
     base = [f.get_db_prep_save(f.pre_save(template, True), connection) for f in fields]
+    per_row = [f.has_default() and callable(f.default) and f.unique for f in fields]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     table = connection.ops.quote_name(model._meta.db_table)
     count = 0
@@ -134,7 +136,17 @@ def copy_rows(model: Any, rows: Iterable[dict[str, Any]]) -> int:
         cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
     ):
         for row in rows:
-            copy.write_row([row.get(f.attname, b) for f, b in zip(fields, base, strict=True)])
+            copy.write_row(
+                [
+                    row[f.attname]
+                    if f.attname in row
+                    # A callable default (a seat's key) is made anew for each row.
+                    else f.get_db_prep_save(f.get_default(), connection)
+                    if fresh
+                    else b
+                    for f, b, fresh in zip(fields, base, per_row, strict=True)
+                ]
+            )
             count += 1
     return count
 

@@ -44,8 +44,10 @@ def at_once(n: int, request: Callable[[int], Any]) -> list[Any]:
 
 
 def club_game() -> tuple[Game, Any]:
-    member = MembershipFactory()
-    game, _ = services.game_start(kind="tonk", players=["Ana", "Ben"], club=member.club)
+    member = MembershipFactory()  # the game's creator: a write records who made it
+    game, _ = services.game_start(
+        kind="tonk", players=["Ana", "Ben"], club=member.club, created_by=member.user
+    )
     return game, member.user
 
 

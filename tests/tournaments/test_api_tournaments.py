@@ -136,13 +136,14 @@ class Director:
 
     def play_table(self, number: int, table: dict[str, Any], *, nobody_out: bool = False) -> None:
         """Enter every hand the table takes, through the scoring API with its first seat's key
-        (a table key alone only reads)."""
+        (a table key alone only reads); the second seat's phone confirms each (the tournament's
+        default: one other player confirms)."""
         kind = self.record.kind
         hands = self.tournament["hands_per_round"]
-        device = APIClient()
-        seat = Seat.objects.filter(game_id=table["game"]).order_by("position").first()
-        assert seat is not None
+        device, other = APIClient(), APIClient()
+        seat, second = Seat.objects.filter(game_id=table["game"]).order_by("position")[:2]
         device.credentials(HTTP_AUTHORIZATION=f"Seat {seat.seat_key}")
+        other.credentials(HTTP_AUTHORIZATION=f"Seat {second.seat_key}")
         names = [s["substitute"] or s["player"] for s in table["seats"]]
         played = PlayedTable(
             number,
@@ -168,6 +169,12 @@ class Director:
             assert response.status_code == 201, (entry, response.content)
             body = response.json()
             assert (body["entered_via"], body["entered_seat"]["name"]) == ("seat", seat.name)
+            assert body["status"] == "provisional"
+            confirmed = other.post(
+                f"/api/v1/games/{table['game']}/hands/{body['number']}/confirm/",
+                HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+            )
+            assert (confirmed.status_code, confirmed.json()["status"]) == (200, "confirmed")
             played.hands.append(HandResult.of(kind, entry, body["scores"]))
         self.record.tables.append(played)
 
@@ -262,7 +269,8 @@ def start(
     for player in players:
         director.register(player)
     rows = director.check_standings()
-    assert {r["place"] for r in rows} == {"1="}
+    # Before any score nobody is ranked (never "1=" on 0): every player listed, unranked.
+    assert {(r["place"], r["ranked"]) for r in rows} == {("", False)}
     return director
 
 
