@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from scoring import services as scoring_services
 from scoring.errors import SeatsFixed
-from scoring.models import Game
+from scoring.models import Game, Hand
 from scoring.permissions import Actor
 from scoring.services import SeatSpec
 from tonkrules.sheet import SheetError
@@ -301,6 +301,22 @@ def _complete(rnd: Round, by: Any = None) -> None:
     _results_changed(rnd.tournament_id)
 
 
+def _unconfirmed_tables(rnd: Round) -> list[int]:
+    """The numbers of ``rnd``'s tables, in order, whose game counts confirmed hands only
+    (``confirmation`` not ``none``: the tournament's option, copied to each table's game) and
+    has a current hand that is provisional or disputed. One query."""
+    return list(
+        rnd.tables.exclude(game__confirmation=Game.Confirmation.NONE)
+        .filter(
+            game__hands__state=Hand.State.CURRENT,
+            game__hands__status__in=(Hand.Status.PROVISIONAL, Hand.Status.DISPUTED),
+        )
+        .order_by("number")
+        .values_list("number", flat=True)
+        .distinct()
+    )
+
+
 @transaction.atomic
 def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
     """The director closes a published round: tables that entered no hand are marked not
@@ -308,8 +324,14 @@ def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
     tournament requires confirmation, the confirmed ones). Idempotent. Kept in the audit
     (``close``, then ``complete``) with ``by`` and ``reason``.
 
+    Where the tournament requires confirmation (its tables' games count confirmed hands
+    only), a table with a current hand still provisional or disputed refuses the close:
+    closing would mark it reported and score its players as missing the round. Its hands are
+    confirmed or resolved first (a director may confirm one, with a reason, on its hand page).
+
     Raises:
-        TournamentConflict: ``not_published``.
+        TournamentConflict: ``not_published``; ``unconfirmed`` (with ``round`` and ``tables``,
+            the numbers of the tables with hands to confirm or resolve). Nothing changes.
         TournamentError: ``bad_reason``.
     """
     rnd = Round.objects.select_for_update().get(pk=round.pk)
@@ -317,6 +339,14 @@ def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
         return rnd
     if rnd.state not in (Round.State.PUBLISHED, Round.State.PLAYING):
         raise TournamentConflict("not_published", params={"round": rnd.number})
+    waiting = _unconfirmed_tables(rnd)
+    if waiting:
+        raise TournamentConflict(
+            "unconfirmed",
+            params={"numbers": ", ".join(str(n) for n in waiting), "count": len(waiting)},
+            round=rnd.number,
+            tables=waiting,
+        )
     _audit(
         rnd.tournament_id, AuditEntry.Action.CLOSE, by=by, reason=reason, round_number=rnd.number
     )
