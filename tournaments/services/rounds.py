@@ -302,9 +302,7 @@ def _complete(rnd: Round, by: Any = None) -> None:
 
 
 def _unconfirmed_tables(rnd: Round) -> list[int]:
-    """The numbers of ``rnd``'s tables, in order, whose game counts confirmed hands only
-    (``confirmation`` not ``none``: the tournament's option, copied to each table's game) and
-    has a current hand that is provisional or disputed. One query."""
+    """``rnd``'s tables counting confirmed hands only with a hand provisional or disputed."""
     return list(
         rnd.tables.exclude(game__confirmation=Game.Confirmation.NONE)
         .filter(
@@ -324,14 +322,12 @@ def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
     tournament requires confirmation, the confirmed ones). Idempotent. Kept in the audit
     (``close``, then ``complete``) with ``by`` and ``reason``.
 
-    Where the tournament requires confirmation (its tables' games count confirmed hands
-    only), a table with a current hand still provisional or disputed refuses the close:
-    closing would mark it reported and score its players as missing the round. Its hands are
-    confirmed or resolved first (a director may confirm one, with a reason, on its hand page).
+    Where the tournament requires confirmation, a table with a current hand provisional or
+    disputed refuses the close (it would be reported, its players scored as missing the
+    round): its hands are confirmed or resolved first.
 
     Raises:
-        TournamentConflict: ``not_published``; ``unconfirmed`` (with ``round`` and ``tables``,
-            the numbers of the tables with hands to confirm or resolve). Nothing changes.
+        TournamentConflict: ``not_published``; ``unconfirmed`` (``round``, ``tables``).
         TournamentError: ``bad_reason``.
     """
     rnd = Round.objects.select_for_update().get(pk=round.pk)
@@ -339,8 +335,7 @@ def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
         return rnd
     if rnd.state not in (Round.State.PUBLISHED, Round.State.PLAYING):
         raise TournamentConflict("not_published", params={"round": rnd.number})
-    waiting = _unconfirmed_tables(rnd)
-    if waiting:
+    if waiting := _unconfirmed_tables(rnd):
         raise TournamentConflict(
             "unconfirmed",
             params={"numbers": ", ".join(str(n) for n in waiting), "count": len(waiting)},
