@@ -16,7 +16,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch, Q, QuerySet
 
-from scoring.models import Game, Hand, HandEvent, ScoreLine
+from scoring.models import Game, Hand, HandEvent, ScoreLine, Seat
+from scoring.permissions import Actor, may_see_keys
 from tonkrules import find_game
 from tonkrules.settle import fewest_payments
 from tonkrules.sheet import FORMAT, RESULT_FORMAT, money
@@ -40,6 +41,37 @@ def games_split(games: QuerySet[Game]) -> tuple[QuerySet[Game], QuerySet[Game]]:
         "tournament_table__round__tournament"
     )
     return tables, games.filter(tournament_table__isnull=True)
+
+
+def games_keyed_for(user: AbstractBaseUser | AnonymousUser, games: Iterable[Game]) -> set[int]:
+    """The ids of those of ``games`` whose table key ``user`` may hold (issue 12: a member
+    never holds the key of a table they do not sit at): those
+    :func:`scoring.permissions.may_see_keys` allows (a club director; a casual game's
+    creator), and those where ``user``'s club player sits (``Seat.player.user``). Every page
+    that shows members a game's table link (``/t/<table key>/``) asks here.
+
+    One query for the seats, then ``may_see_keys`` (one query: the club's directors) once per
+    club, kind of game (a tournament table or not) and whether ``user`` created it: all it
+    reads of a game. None for an anonymous user."""
+    games = list(games)
+    if not user.is_authenticated or not games:
+        return set()
+    keyed = set(
+        Seat.objects.filter(game_id__in=[g.pk for g in games], player__user_id=user.pk)
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    actor = Actor(user=user)
+    answers: dict[tuple[int | None, bool, bool], bool] = {}
+    for game in games:
+        if game.pk in keyed:
+            continue
+        facts = (game.club_id, game.directed, game.created_by_id == user.pk)
+        if facts not in answers:
+            answers[facts] = may_see_keys(actor, game)
+        if answers[facts]:
+            keyed.add(game.pk)
+    return keyed
 
 
 def current_hands(game: Game) -> list[Hand]:

@@ -16,6 +16,7 @@ from scoring import games as game_adapters
 from scoring import selectors, services
 from scoring.errors import IdempotencyKeyReused
 from scoring.forms import GameStartForm
+from scoring.models import Game
 from tonkrules.sheet import SheetError
 
 GAMES_PER_PAGE = 25
@@ -28,21 +29,50 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"games": game_adapters.all_adapters()})
 
 
+def _row_links(user: User, games: list[Game]) -> list[tuple[Game, str, bool]]:
+    """Each of ``games`` with where its row leads ``user`` and whether that is a public page:
+    its table page for those who may hold its key (:func:`scoring.selectors.games_keyed_for`);
+    else, for a tournament table, its round's public page at that table
+    (``/tournaments/<id>/rounds/<n>/#table-<t>``); else (another member's casual game)
+    nowhere: ``""``."""
+    keyed = selectors.games_keyed_for(user, games)
+    rows = []
+    for game in games:
+        link, public = "", False
+        if game.pk in keyed:
+            link = reverse("scoring:table", kwargs={"key": game.table_key})
+        elif (facts := selectors.tournament_table_facts(game)) is not None:
+            link = (
+                reverse(
+                    "tournaments:round",
+                    kwargs={"tournament_id": facts["tournament_id"], "number": facts["round"]},
+                )
+                + f"#table-{facts['table']}"
+            )
+            public = True
+        rows.append((game, link, public))
+    return rows
+
+
 @login_required
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
     """The games the signed-in user may see (their clubs' and their own), newest first: the
     tournament tables apart from the casual games, each list paged on its own (``?tables=``,
-    ``?page=``)."""
-    games = (
-        selectors.games_visible_to(request.user)
-        .select_related("club")
-        .order_by("-created_at", "-id")
-    )
+    ``?page=``). A row links to the game's table page only for those who may hold its key (a
+    director, a casual game's creator, a player seated at it); another member reaches a
+    tournament table's round on the public pages, and another member's casual game not at all
+    (issue 12: the table link would let them act as any seat)."""
+    user = cast(User, request.user)  # signed in: login_required
+    games = selectors.games_visible_to(user).select_related("club").order_by("-created_at", "-id")
     tables, casual = selectors.games_split(games)
+    table_page = Paginator(tables, GAMES_PER_PAGE).get_page(request.GET.get("tables"))
+    casual_page = Paginator(casual, GAMES_PER_PAGE).get_page(request.GET.get("page"))
     context = {
-        "tables": Paginator(tables, GAMES_PER_PAGE).get_page(request.GET.get("tables")),
-        "page": Paginator(casual, GAMES_PER_PAGE).get_page(request.GET.get("page")),
+        "tables": table_page,
+        "page": casual_page,
+        "table_rows": _row_links(user, list(table_page.object_list)),
+        "casual_rows": _row_links(user, list(casual_page.object_list)),
     }
     return render(request, "scoring/game_list.html", context)
 

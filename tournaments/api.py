@@ -287,7 +287,9 @@ class RoundPublishApi(RoundActionApi):
 
 
 class RoundCloseApi(RoundActionApi):
-    """``POST``: close a round: tables that entered no hand are not played."""
+    """``POST``: close a round: tables that entered no hand are not played. Where the
+    tournament requires confirmation, a table with a hand provisional or disputed refuses it
+    (409 ``unconfirmed``, naming the tables): confirm or resolve those hands first."""
 
     def act(self, rnd: Round, request: Request) -> Round:
         return services.round_close(round=rnd, by=request.user)

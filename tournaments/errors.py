@@ -15,7 +15,7 @@ from typing import ClassVar
 from django.utils.translation import gettext_noop as _
 
 from tonkrules.errors import DomainError
-from tonkrules.messages import Template
+from tonkrules.messages import Template, ngettext_lazy
 
 #: Each refusal's English sentence, by message key (its code, or ``code.variant``); a key
 #: ``*.variant`` is the sentence of that variant whatever the code (``bad_seed.whole``).
@@ -48,6 +48,15 @@ TOURNAMENT_MESSAGES: dict[str, Template] = {
     "not_seated.player": _("%(name)s has no seat in round %(round)s"),
     "not_published": _("round %(round)s is not published"),
     "complete": _("round %(round)s is complete"),
+    "unconfirmed": ngettext_lazy(
+        "round %(round)s cannot close: table %(numbers)s has hands that are not confirmed; "
+        "confirm or resolve them first (a director may confirm a hand, with a reason, on the "
+        "table's hand page)",
+        "round %(round)s cannot close: tables %(numbers)s have hands that are not confirmed; "
+        "confirm or resolve them first (a director may confirm a hand, with a reason, on the "
+        "table's hand page)",
+        "count",
+    ),
     "results_exist": _("round %(round)s has results: its seating can no longer change"),
     "results_exist.table": _("the table has hands: its seats can no longer change"),
     "already_seated": _("%(name)s already sits in round %(round)s"),

@@ -456,7 +456,9 @@ def publish(request: HtmxHttpRequest, tournament: Tournament, number: int) -> Ht
 
 @director_required("POST")
 def close(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    """Close a round: tables that entered no hand are not played."""
+    """Close a round: tables that entered no hand are not played. Refused (a message naming
+    the tables) while a table has hands to confirm or resolve, where the tournament requires
+    confirmation."""
     return _round_action(
         request,
         tournament,

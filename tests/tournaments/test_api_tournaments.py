@@ -18,7 +18,9 @@ from django.urls import URLPattern, get_resolver, reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from scoring import services as scoring_services
 from scoring.models import Game, Hand, Seat
+from scoring.permissions import Actor
 from tests.factories import MembershipFactory
 from tests.services import WorkerProcess
 from tests.tournaments.play import (
@@ -34,7 +36,16 @@ from tests.tournaments.play import (
     tonk_hand,
 )
 from tournaments import services, tasks
-from tournaments.models import Club, Membership, Player, Registration, Round, TableSeat, Tournament
+from tournaments.models import (
+    AuditEntry,
+    Club,
+    Membership,
+    Player,
+    Registration,
+    Round,
+    TableSeat,
+    Tournament,
+)
 
 WAIT_SECONDS = 30
 
@@ -624,3 +635,54 @@ def test_refused_requests_answer_a_clear_error_and_change_nothing(
     assert (other.status_code, other.json()["error"]["code"]) == (400, "other_club")
     assert Tournament.objects.count() == 1
     assert scene.tournament.registrations.count() == 4
+
+
+@pytest.mark.django_db
+def test_closing_a_round_with_a_hand_not_confirmed_answers_409_and_changes_nothing(
+    scene: Scene, director_api: APIClient, django_capture_on_commit_callbacks: Any
+) -> None:
+    rnd = scene.tournament.round_set.get()
+    services.round_publish(round=rnd)
+    table = rnd.tables.select_related("game").order_by("number").first()
+    assert table is not None
+    seats = list(Seat.objects.filter(game_id=table.game_id).order_by("position"))
+    names = [s.name for s in seats]
+    with django_capture_on_commit_callbacks(execute=True):
+        hand, _created = scoring_services.hand_record(
+            game=table.game,
+            entry=tonk_hand(random.Random(3), names, names[0]),
+            by=Actor(seat_id=seats[0].pk),
+        )
+    assert hand.status == Hand.Status.PROVISIONAL
+    audit = list(AuditEntry.objects.values_list("pk", flat=True))
+    before = snapshot(scene)
+    close = f"/api/v1/tournaments/{scene.tournament.pk}/rounds/1/close/"
+
+    refused = director_api.post(close)
+
+    assert refused.status_code == 409
+    assert refused.json() == {
+        "conflict": {
+            "code": "unconfirmed",
+            "message": f"round 1 cannot close: table {table.number} has hands that are not "
+            "confirmed; confirm or resolve them first (a director may confirm a hand, with a "
+            "reason, on the table's hand page)",
+            "round": 1,
+            "tables": [table.number],
+        }
+    }
+    assert snapshot(scene) == before
+    assert list(AuditEntry.objects.values_list("pk", flat=True)) == audit
+
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring_services.hand_confirm(
+            game=table.game, number=hand.number, by=Actor(seat_id=seats[1].pk)
+        )
+        closed = director_api.post(close)
+
+    assert closed.status_code == 200
+    assert closed.json()["state"] == "complete"
+    assert list(AuditEntry.objects.exclude(pk__in=audit).values_list("action", flat=True)) == [
+        "close",
+        "complete",
+    ]

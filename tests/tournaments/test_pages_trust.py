@@ -121,6 +121,54 @@ def test_the_grid_flags_a_disputed_table_with_a_link_to_the_hand_and_a_provision
     assert "waits for confirmation" not in cards["1"]
 
 
+def test_closing_a_round_with_unconfirmed_hands_is_refused_on_the_dashboard(
+    act: Any,
+    web: Client,
+    club: Club,
+    director: Any,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    tournament, rnd, (first, second) = _published(
+        club, director, django_capture_on_commit_callbacks
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        _knock_as(first.game, 0)  # provisional
+    audit = list(AuditEntry.objects.filter(tournament=tournament).values_list("pk", flat=True))
+
+    refused = act(url("close", tournament.pk, rnd.number), {"reason": "Time"})
+
+    assert refused.status_code == 200
+    assert [str(m) for m in refused.context["messages"]] == [
+        "Round 1 cannot close yet. Tables with hands not confirmed: 1. Confirm or resolve "
+        "those hands first: a director may confirm a hand, with a reason, on the table's hand "
+        "page."
+    ]
+    assert "Close round 1" in plain(refused)  # still offered
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.PLAYING
+    assert list(rnd.tables.order_by("number").values_list("state", flat=True)) == [
+        Table.State.PLAYING,
+        Table.State.SEATED,
+    ]
+    assert not Game.objects.filter(pk__in=[first.game_id, second.game_id], state="finished")
+    assert list(AuditEntry.objects.filter(tournament=tournament).values_list("pk", flat=True)) == (
+        audit
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring_services.hand_confirm(game=first.game, number=1, by=Actor(user=director))
+    closed = act(url("close", tournament.pk, rnd.number), {"reason": "Time"})
+
+    assert "Round 1 is closed." in [str(m) for m in closed.context["messages"]]
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.COMPLETE
+    assert list(
+        AuditEntry.objects.filter(tournament=tournament)
+        .exclude(pk__in=audit)
+        .values_list("action", "reason")
+    ) == [("close", "Time"), ("complete", "")]
+
+
 def test_new_links_for_a_table_replace_its_keys_and_are_audited(
     act: Any,
     club: Club,
@@ -194,6 +242,10 @@ def test_the_audit_page_lists_round_changes_and_hand_steps_with_who_and_why(
             reason="Counted again",
         )
         _knock_as(second.game, 0)
+        # Confirmed: a round closes once no table waits for a confirmation.
+        scoring_services.hand_confirm(
+            game=second.game, number=1, by=Actor(seat_id=_seats(second.game)[1].pk)
+        )
     act(url("close", tournament.pk, rnd.number), {"reason": "Hall closes"})
 
     whole = plain(web.get(url("audit", tournament.pk)))

@@ -31,7 +31,7 @@ from tests.tournaments.test_services_tournaments import (
     tables,
 )
 from tournaments import selectors, services
-from tournaments.errors import TournamentError
+from tournaments.errors import TournamentConflict, TournamentError
 from tournaments.models import AuditEntry, Club, Player, Round, SeatResult, Table, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -249,17 +249,159 @@ def test_the_next_round_is_seated_on_confirmed_hands_only(
     tournament, rnd, (first, second) = two_tables(club, director, make_players)
     rng = random.Random(7)
     confirm_as(first, 1, enter_as(first, 0, rng))
-    enter_as(second, 0, rng)  # never confirmed
+    number = enter_as(second, 0, rng)  # never confirmed
+    assert not SeatResult.objects.filter(game_id=second.game_id).exists()
+    # A close is refused while it waits; the director voids it (nobody vouched for it).
+    with pytest.raises(TournamentConflict):
+        services.round_close(round=rnd, by=director, reason="Time is up")
+    scoring.hand_void(
+        game=second.game, number=number, by=Actor(user=director), reason="Never confirmed"
+    )
     services.round_close(round=rnd, by=director, reason="Time is up")
 
     # Only the first table's confirmed hand counts: the second table's players missed the
-    # round (the average of those who played it), whatever their provisional hand said.
+    # round (the average of those who played it).
     counted = {row["registration"]: row for row in standings_rows(tournament) if row["rounds"]}
     second_players = set(
         second.seats.values_list("registration_id", flat=True)  # type: ignore[attr-defined]
     )
     assert {r for r, row in counted.items() if row["rounds"]["1"]["missed"]} == second_players
     assert not SeatResult.objects.filter(game_id=second.game_id).exists()
+
+
+# --- closing a round with hands not confirmed -----------------------------------------------------
+
+
+def three_tables(
+    club: Club, director: Any, make_players: Callable[[int], list[Player]], **settings: Any
+) -> tuple[Tournament, Round, list[Table]]:
+    """A Tonk tournament of three tables of two, one hand a round, round 1 published."""
+    tournament = create(club, director, "tonk", rounds=2, hands_per_round=1, sizes=[2], **settings)
+    register(tournament, make_players(6))
+    rnd = seat(tournament)
+    services.round_publish(round=rnd, by=director)
+    return tournament, rnd, tables(rnd)
+
+
+def round_state(tournament: Tournament, rnd: Round) -> tuple[object, ...]:
+    """Everything a close changes: the round, its tables and games, the seat results, the
+    tournament's counters and audit."""
+    fresh = Tournament.objects.get(pk=tournament.pk)
+    return (
+        Round.objects.filter(pk=rnd.pk).values_list("state", "completed_at").get(),
+        sorted(rnd.tables.values_list("number", "state", "game__state", "game__version")),
+        sorted(SeatResult.objects.filter(round_number=rnd.number).values_list("pk", flat=True)),
+        (fresh.rounds_complete, fresh.results_version),
+        audit_actions(tournament),
+    )
+
+
+def test_a_close_with_provisional_or_disputed_hands_is_refused_naming_the_tables(
+    club: Club, director: Any, make_players: Callable[[int], list[Player]]
+) -> None:
+    tournament, rnd, (first, second, third) = three_tables(club, director, make_players)
+    rng = random.Random(12)
+    enter_as(first, 0, rng)  # provisional
+    number = enter_as(second, 0, rng)
+    scoring.hand_dispute(
+        game=second.game, number=number, by=Actor(seat_id=seat_ids(second)[1]), reason="Miscount"
+    )
+    assert third.game.current_hands == 0  # no hand: it would be "not played", not waiting
+    before = round_state(tournament, rnd)
+
+    with pytest.raises(TournamentConflict) as excinfo:
+        services.round_close(round=rnd, by=director, reason="Time is up")
+
+    error = excinfo.value
+    assert error.status == 409
+    assert error.code == "unconfirmed"
+    assert error.to_dict() == {
+        "code": "unconfirmed",
+        "message": "round 1 cannot close: tables 1, 2 have hands that are not confirmed; "
+        "confirm or resolve them first (a director may confirm a hand, with a reason, on the "
+        "table's hand page)",
+        "round": 1,
+        "tables": [1, 2],
+    }
+    assert round_state(tournament, rnd) == before  # nothing changed, no audit entry
+
+
+def test_a_close_waiting_for_one_table_names_it_in_the_singular(
+    club: Club, director: Any, make_players: Callable[[int], list[Player]]
+) -> None:
+    _tournament, rnd, (first, second, _third) = three_tables(club, director, make_players)
+    rng = random.Random(13)
+    confirm_as(first, 1, enter_as(first, 0, rng))
+    enter_as(second, 0, rng)
+
+    with pytest.raises(TournamentConflict) as excinfo:
+        services.round_close(round=rnd, by=director)
+
+    assert excinfo.value.details == {"round": 1, "tables": [2]}
+    assert excinfo.value.message.startswith(
+        "round 1 cannot close: table 2 has hands that are not confirmed; "
+    )
+
+
+def test_once_its_hands_are_confirmed_or_resolved_the_round_closes_and_is_audited(
+    club: Club, director: Any, make_players: Callable[[int], list[Player]]
+) -> None:
+    tournament, rnd, (first, second, third) = three_tables(club, director, make_players)
+    rng = random.Random(14)
+    first_hand = enter_as(first, 0, rng)
+    second_hand = enter_as(second, 0, rng)
+    scoring.hand_dispute(
+        game=second.game,
+        number=second_hand,
+        by=Actor(seat_id=seat_ids(second)[1]),
+        reason="Miscount",
+    )
+    with pytest.raises(TournamentConflict):
+        services.round_close(round=rnd, by=director)
+    # A director confirms the first table's hand (before the close: no reason needed), and
+    # resolves the second's dispute as entered.
+    scoring.hand_confirm(game=first.game, number=first_hand, by=Actor(user=director))
+    with pytest.raises(TournamentConflict) as excinfo:
+        services.round_close(round=rnd, by=director)
+    assert excinfo.value.details["tables"] == [2]
+    scoring.hand_resolve(
+        game=second.game,
+        number=second_hand,
+        by=Actor(user=director),
+        action="confirm",
+        reason="Recounted: right",
+    )
+
+    closed = services.round_close(round=rnd, by=director, reason="Time is up")
+
+    assert closed.state == Round.State.COMPLETE
+    states = dict(rnd.tables.values_list("number", "state"))
+    assert states == {
+        first.number: Table.State.REPORTED,
+        second.number: Table.State.REPORTED,
+        third.number: Table.State.NOT_PLAYED,
+    }
+    assert SeatResult.objects.filter(game_id__in=[first.game_id, second.game_id]).count() == 4
+    name = director.get_username()
+    assert audit_actions(tournament)[-2:] == [
+        ("close", 1, name, "Time is up"),
+        ("complete", 1, name, ""),
+    ]
+
+
+def test_a_tournament_without_confirmation_closes_with_the_hands_as_entered(
+    club: Club, director: Any, make_players: Callable[[int], list[Player]]
+) -> None:
+    _tournament, rnd, (first, _second, _third) = three_tables(
+        club, director, make_players, confirmation="none"
+    )
+    enter_as(first, 0, random.Random(15))
+
+    services.round_close(round=rnd, by=director)
+
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.COMPLETE
+    assert SeatResult.objects.filter(game_id=first.game_id).count() == 2
 
 
 # --- a correction after the round is complete -----------------------------------------------------

@@ -67,6 +67,11 @@ ERROR_TEXT: dict[str, Promise] = {
         "The round has results: its seating can no longer change. Correct the results instead."
     ),
     "already_seated": _("%(name)s already sits in this round."),
+    "unconfirmed": _(
+        "Round %(round)s cannot close yet. Tables with hands not confirmed: %(numbers)s. "
+        "Confirm or resolve those hands first: a director may confirm a hand, with a reason, "
+        "on the table's hand page."
+    ),
 }
 
 

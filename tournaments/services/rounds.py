@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from scoring import services as scoring_services
 from scoring.errors import SeatsFixed
-from scoring.models import Game
+from scoring.models import Game, Hand
 from scoring.permissions import Actor
 from scoring.services import SeatSpec
 from tonkrules.sheet import SheetError
@@ -301,6 +301,20 @@ def _complete(rnd: Round, by: Any = None) -> None:
     _results_changed(rnd.tournament_id)
 
 
+def _unconfirmed_tables(rnd: Round) -> list[int]:
+    """``rnd``'s tables counting confirmed hands only with a hand provisional or disputed."""
+    return list(
+        rnd.tables.exclude(game__confirmation=Game.Confirmation.NONE)
+        .filter(
+            game__hands__state=Hand.State.CURRENT,
+            game__hands__status__in=(Hand.Status.PROVISIONAL, Hand.Status.DISPUTED),
+        )
+        .order_by("number")
+        .values_list("number", flat=True)
+        .distinct()
+    )
+
+
 @transaction.atomic
 def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
     """The director closes a published round: tables that entered no hand are marked not
@@ -308,8 +322,12 @@ def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
     tournament requires confirmation, the confirmed ones). Idempotent. Kept in the audit
     (``close``, then ``complete``) with ``by`` and ``reason``.
 
+    Where the tournament requires confirmation, a table with a current hand provisional or
+    disputed refuses the close (it would be reported, its players scored as missing the
+    round): its hands are confirmed or resolved first.
+
     Raises:
-        TournamentConflict: ``not_published``.
+        TournamentConflict: ``not_published``; ``unconfirmed`` (``round``, ``tables``).
         TournamentError: ``bad_reason``.
     """
     rnd = Round.objects.select_for_update().get(pk=round.pk)
@@ -317,6 +335,13 @@ def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
         return rnd
     if rnd.state not in (Round.State.PUBLISHED, Round.State.PLAYING):
         raise TournamentConflict("not_published", params={"round": rnd.number})
+    if waiting := _unconfirmed_tables(rnd):
+        raise TournamentConflict(
+            "unconfirmed",
+            params={"numbers": ", ".join(str(n) for n in waiting), "count": len(waiting)},
+            round=rnd.number,
+            tables=waiting,
+        )
     _audit(
         rnd.tournament_id, AuditEntry.Action.CLOSE, by=by, reason=reason, round_number=rnd.number
     )
