@@ -58,8 +58,9 @@ NATURAL_IDEMPOTENCY = OpenApiParameter(
     IDEMPOTENCY_HEADER,
     {"type": "string", "maxLength": 255},
     OpenApiParameter.HEADER,
-    description="Accepted, as on every write; optional here: this write is naturally "
-    "idempotent (a retry finds it done and changes nothing).",
+    description="The device's key for this write: a retry with the same key answers with the "
+    "hand as the first request left it and changes nothing, whatever happened since. Optional "
+    "here: the write is also naturally idempotent (done again, it changes nothing).",
 )
 REASON_QUERY = OpenApiParameter(
     "reason",
@@ -158,11 +159,12 @@ class HandDetailApi(GameApiView):
     )
     def delete(self, request: Request, game_id: int, number: int) -> Response:
         reason = self.reason_query()
-        self.idempotency_key(required=False)
+        key = self.idempotency_key(required=False) or None
         hand = services.hand_void(
             game=game_for(request, game_id, load=False),
             number=number,
             by=self.actor(),
+            idempotency_key=key,
             reason=reason,
         )
         return Response(HandOut.render(hand))
@@ -216,13 +218,14 @@ class HandConfirmApi(GameApiView):
         examples=[example("Confirm", {}), example("With a reason", {"reason": "checked"})],
     )
     def post(self, request: Request, game_id: int, number: int) -> Response:
-        data = self.InputSerializer(data=request.data or {})
+        data = self.InputSerializer(data=request.data if request.body else {})
         data.is_valid(raise_exception=True)
-        self.idempotency_key(required=False)
+        key = self.idempotency_key(required=False) or None
         hand = services.hand_confirm(
             game=game_for(request, game_id, load=False),
             number=number,
             by=self.actor(),
+            idempotency_key=key,
             reason=data.validated_data.get("reason", ""),
         )
         return Response(HandOut.render(hand))
@@ -248,11 +251,12 @@ class HandDisputeApi(GameApiView):
     def post(self, request: Request, game_id: int, number: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        self.idempotency_key(required=False)
+        key = self.idempotency_key(required=False) or None
         hand = services.hand_dispute(
             game=game_for(request, game_id, load=False),
             number=number,
             by=self.actor(),
+            idempotency_key=key,
             reason=data.validated_data["reason"],
         )
         return Response(HandOut.render(hand))
@@ -333,13 +337,14 @@ class HandRestoreApi(GameApiView):
         examples=[example("Restore", {"reason": "voided by mistake"})],
     )
     def post(self, request: Request, game_id: int, number: int) -> Response:
-        data = self.InputSerializer(data=request.data or {})
+        data = self.InputSerializer(data=request.data if request.body else {})
         data.is_valid(raise_exception=True)
-        self.idempotency_key(required=False)
+        key = self.idempotency_key(required=False) or None
         hand = services.hand_restore(
             game=game_for(request, game_id, load=False),
             number=number,
             by=self.actor(),
+            idempotency_key=key,
             reason=data.validated_data.get("reason", ""),
         )
         return Response(HandOut.render(hand))

@@ -332,6 +332,8 @@ class HandEvent(models.Model):
     reason = models.CharField(_("reason"), max_length=500, blank=True, default="")
     details = models.JSONField(_("details"), default=dict, blank=True)
     device = models.CharField(max_length=64, blank=True, default="", editable=False)
+    # The device's key for the write that kept this step: a retry with it changes nothing.
+    idempotency_key = models.CharField(max_length=255, blank=True, default="", editable=False)
     created_at = models.DateTimeField(_("at"), auto_now_add=True)
 
     class Meta:
@@ -339,6 +341,13 @@ class HandEvent(models.Model):
         verbose_name = _("hand event")
         verbose_name_plural = _("hand events")
         indexes = (models.Index(fields=("game", "number")),)
+        constraints = (
+            models.UniqueConstraint(
+                fields=("game", "idempotency_key"),
+                condition=~Q(idempotency_key=""),
+                name="scoring_handevent_one_per_idempotency_key",
+            ),
+        )
 
     def __str__(self) -> str:
         return f"{self.game} hand {self.number}: {self.action}"

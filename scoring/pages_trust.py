@@ -182,6 +182,7 @@ def hand_confirm(request: HtmxHttpRequest, key: str, number: int) -> HttpRespons
                 number=number,
                 by=actor_of(request, game),
                 reason=form.cleaned_data["reason"],
+                idempotency_key=form.cleaned_data["idempotency_key"] or None,
             )
         except HandNotFound as exc:
             raise Http404 from exc
@@ -211,6 +212,7 @@ def hand_dispute(request: HtmxHttpRequest, key: str, number: int) -> HttpRespons
                     number=number,
                     by=actor_of(request, game),
                     reason=form.cleaned_data["reason"],
+                    idempotency_key=form.cleaned_data["idempotency_key"] or None,
                 )
             except HandNotFound as exc:
                 raise Http404 from exc
@@ -282,6 +284,7 @@ def hand_void(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
                 number=number,
                 by=actor_of(request, game),
                 reason=form.cleaned_data["reason"],
+                idempotency_key=form.cleaned_data["idempotency_key"] or None,
             )
         except HandNotFound as exc:
             raise Http404 from exc
@@ -309,6 +312,7 @@ def hand_restore(request: HtmxHttpRequest, key: str, number: int) -> HttpRespons
                 number=number,
                 by=actor_of(request, game),
                 reason=form.cleaned_data["reason"],
+                idempotency_key=form.cleaned_data["idempotency_key"] or None,
             )
         except HandNotFound as exc:
             raise Http404 from exc

@@ -19,6 +19,7 @@ from django.contrib.auth.models import User as AuthUser
 from django.utils import timezone
 
 from scoring import rows
+from scoring.errors import IdempotencyKeyReused
 from scoring.models import Game, Hand, HandEvent, ScoreLine
 from scoring.permissions import Act, Actor, Role, check
 from tonkrules import HandScore, find_game
@@ -273,9 +274,11 @@ def _event(
     role: Role | None,
     *,
     reason: str = "",
+    idempotency_key: str | None = None,
     **details: object,
 ) -> HandEvent:
-    """Keep one step of ``hand``'s trail: who (seat and/or user), what, why."""
+    """Keep one step of ``hand``'s trail: who (seat and/or user), what, why, and the device's
+    idempotency key for the write (:func:`_replayed_step` finds it on a retry)."""
     return HandEvent.objects.create(
         game_id=hand.game_id,
         hand=hand,
@@ -286,4 +289,22 @@ def _event(
         reason=reason,
         details=details,
         device=by.device if by is not None else "",
+        idempotency_key=idempotency_key or "",
     )
+
+
+def _replayed_step(game: Game, key: str | None, action: str) -> Hand | None:
+    """The hand (as it is now) of the step an earlier request with idempotency key ``key``
+    kept in ``game``, if any: a retry changes nothing and answers with it.
+
+    Raises:
+        IdempotencyKeyReused: the key was used for another kind of step.
+    """
+    if not key:
+        return None
+    step = HandEvent.objects.filter(game_id=game.pk, idempotency_key=key).first()
+    if step is None:
+        return None
+    if step.action != action:
+        raise IdempotencyKeyReused(number=step.number)
+    return Hand.objects.get(pk=step.hand_id)

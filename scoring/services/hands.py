@@ -34,6 +34,7 @@ from scoring.services.common import (
     _hand_with_key,
     _line_scores,
     _locked,
+    _replayed_step,
     _save_state,
     _sequence_state,
     _state,
@@ -337,6 +338,7 @@ def hand_void(
     number: int,
     by: Actor | None = None,
     reason: object = "",
+    idempotency_key: str | None = None,
     origin: str | None = None,
 ) -> Hand:
     """Void hand ``number``: it no longer counts, and stays on the sheet struck through with
@@ -348,6 +350,7 @@ def hand_void(
     Args:
         by: who voids it (checked: :func:`scoring.permissions.check`); None: the system.
         reason: why; needed once a tournament round is complete.
+        idempotency_key: the device's key: a retry answers with the hand the first voided.
         origin: the listener on whose behalf it acts (not told of it).
 
     Raises:
@@ -356,13 +359,22 @@ def hand_void(
         NotAllowed, ReasonRequired: ``by`` may not void it, or must say why.
     """
     game = _locked(game)
+    replay = _replayed_step(game, idempotency_key, HandEvent.Action.VOID)
+    if replay is not None:  # a late retry never voids a hand restored since
+        return replay
     why = reason_text(reason)
     role = _checked(Act.VOID, by, game, why)
-    return _void(game, number, by, role, why, origin)
+    return _void(game, number, by, role, why, origin, idempotency_key)
 
 
 def _void(
-    game: Game, number: int, by: Actor | None, role: Role | None, why: str, origin: str | None
+    game: Game,
+    number: int,
+    by: Actor | None,
+    role: Role | None,
+    why: str,
+    origin: str | None,
+    idempotency_key: str | None = None,
 ) -> Hand:
     """The void itself, on the locked game (:func:`hand_void`, a director's resolution)."""
     current = _current(game)
@@ -392,7 +404,15 @@ def _void(
     hand.state = Hand.State.VOIDED
     hand.voided_at = timezone.now()
     hand.save(update_fields=("state", "voided_at"))
-    _event(hand, HandEvent.Action.VOID, by, role, reason=why, revision=hand.revision)
+    _event(
+        hand,
+        HandEvent.Action.VOID,
+        by,
+        role,
+        reason=why,
+        idempotency_key=idempotency_key,
+        revision=hand.revision,
+    )
     _sequence_state(game, [h for h in current if h is not hand])
     game.version += 1
     _save_state(game)

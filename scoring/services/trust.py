@@ -15,7 +15,9 @@ is announced after commit like every other change (:mod:`scoring.services.seam`)
 
 Each function is keyword-only, runs in one transaction under the game row's lock, and is safe
 to repeat: a confirmation or dispute a seat already made, a restore of a hand that counts, a
-resolution already applied change nothing.
+resolution already applied change nothing; and a retry with the device's idempotency key
+answers with the hand its first request kept, whatever happened since (a late retry of a
+dispute never disputes a hand resolved meanwhile).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from scoring.services.common import (
     _event,
     _line_scores,
     _locked,
+    _replayed_step,
     _save_state,
     _sequence_state,
 )
@@ -74,7 +77,13 @@ def _set_status(game: Game, hand: Hand, status: str) -> None:
 
 @transaction.atomic
 def hand_confirm(
-    *, game: Game, number: int, by: Actor, reason: object = "", origin: str | None = None
+    *,
+    game: Game,
+    number: int,
+    by: Actor,
+    reason: object = "",
+    idempotency_key: str | None = None,
+    origin: str | None = None,
 ) -> Hand:
     """Confirm the current revision of hand ``number`` (issue 12: Confirmation).
 
@@ -96,6 +105,9 @@ def hand_confirm(
             over 500 characters.
     """
     game = _locked(game)
+    replay = _replayed_step(game, idempotency_key, HandEvent.Action.CONFIRM)
+    if replay is not None:
+        return replay
     why = reason_text(reason)
     role = check(Act.CONFIRM, actor=by, game=game, reason=why)
     hand = _current_hand(game, number)
@@ -108,7 +120,15 @@ def hand_confirm(
     confirmed_by: set[int | None] = {seat_id for seat_id, _device in earlier}
     if not role.referee and role.seat_id in confirmed_by:
         return hand  # this seat confirmed it already
-    _event(hand, HandEvent.Action.CONFIRM, by, role, reason=why, revision=hand.revision)
+    _event(
+        hand,
+        HandEvent.Action.CONFIRM,
+        by,
+        role,
+        reason=why,
+        idempotency_key=idempotency_key,
+        revision=hand.revision,
+    )
     confirmed_by.add(role.seat_id)
     seats: set[int | None] = {seat_id for _name, seat_id in game.seating}
     if role.referee or game.confirmation == Game.Confirmation.DIRECTOR:
@@ -129,7 +149,13 @@ def hand_confirm(
 
 @transaction.atomic
 def hand_dispute(
-    *, game: Game, number: int, by: Actor, reason: object, origin: str | None = None
+    *,
+    game: Game,
+    number: int,
+    by: Actor,
+    reason: object,
+    idempotency_key: str | None = None,
+    origin: str | None = None,
 ) -> Hand:
     """Dispute the current revision of hand ``number`` with a reason (issue 12: Disputes): it
     shows as disputed at the table and on the director's dashboard until a director resolves
@@ -141,6 +167,9 @@ def hand_dispute(
         NotAllowed: not a seat of this game.
     """
     game = _locked(game)
+    replay = _replayed_step(game, idempotency_key, HandEvent.Action.DISPUTE)
+    if replay is not None:  # a late retry never disputes a hand resolved since
+        return replay
     why = reason_text(reason)
     role = check(Act.DISPUTE, actor=by, game=game, reason=why)  # who may, before the reason
     if not why:
@@ -151,7 +180,15 @@ def hand_dispute(
     ).exists()
     if hand.status == Hand.Status.DISPUTED and repeated:
         return hand
-    _event(hand, HandEvent.Action.DISPUTE, by, role, reason=why, revision=hand.revision)
+    _event(
+        hand,
+        HandEvent.Action.DISPUTE,
+        by,
+        role,
+        reason=why,
+        idempotency_key=idempotency_key,
+        revision=hand.revision,
+    )
     _set_status(game, hand, Hand.Status.DISPUTED)
     _announce(game.pk, Change.HAND_DISPUTED, origin)
     return hand
@@ -193,6 +230,9 @@ def hand_resolve(
     if action not in RESOLUTIONS:
         raise ValueError(f"action must be one of {RESOLUTIONS}")
     game = _locked(game, replay_key=idempotency_key if action == "correct" else None)
+    replay = _replayed_step(game, idempotency_key, HandEvent.Action.RESOLVE)
+    if replay is not None:
+        return replay
     why = reason_text(reason)
     role = check(Act.RESOLVE, actor=by, game=game, reason=why)  # who may, before the reason
     if not why:
@@ -231,7 +271,15 @@ def hand_resolve(
                 origin=origin,
                 director=True,
             )
-    _event(hand, HandEvent.Action.RESOLVE, by, role, reason=why, resolution=action)
+    _event(
+        hand,
+        HandEvent.Action.RESOLVE,
+        by,
+        role,
+        reason=why,
+        idempotency_key=idempotency_key,
+        resolution=action,
+    )
     return hand
 
 
@@ -242,6 +290,7 @@ def hand_restore(
     number: int,
     by: Actor | None = None,
     reason: object = "",
+    idempotency_key: str | None = None,
     origin: str | None = None,
 ) -> Hand:
     """Make voided hand ``number`` count again (its last revision, with its status as it
@@ -260,6 +309,9 @@ def hand_restore(
         NotAllowed, ReasonRequired: as :func:`scoring.permissions.check` says.
     """
     game = _locked(game)
+    replay = _replayed_step(game, idempotency_key, HandEvent.Action.RESTORE)
+    if replay is not None:  # a late retry never restores a hand voided since
+        return replay
     why = reason_text(reason)
     role = None if by is None else check(Act.RESTORE, actor=by, game=game, reason=why)
     last = game.hands.filter(number=number).order_by("-revision").first()
@@ -301,7 +353,15 @@ def hand_restore(
     _sequence_state(game, sorted([*current, last], key=lambda h: h.number))
     game.version += 1
     _save_state(game)
-    _event(last, HandEvent.Action.RESTORE, by, role, reason=why, revision=last.revision)
+    _event(
+        last,
+        HandEvent.Action.RESTORE,
+        by,
+        role,
+        reason=why,
+        idempotency_key=idempotency_key,
+        revision=last.revision,
+    )
     _announce(game.pk, Change.HAND_RESTORED, origin)
     return last
 

@@ -16,6 +16,7 @@ from scoring.errors import (
     HandDisputed,
     HandLimitReached,
     HandNotFound,
+    IdempotencyKeyReused,
     NotAllowed,
     ReasonRequired,
     RestoreRefused,
@@ -850,3 +851,29 @@ def test_a_substitute_gets_the_seat_with_a_new_key() -> None:
     services.seat_replace(game=game, position=1, seat=SeatSpec("Zed"))
     seat = game.seats.get(position=1)
     assert seat.name == "Zed" and seat.seat_key != old and len(seat.seat_key) >= 24
+
+
+def test_a_late_retry_of_a_step_answers_as_the_first_and_changes_nothing() -> None:
+    t = table(Game.Confirmation.ONE_OTHER)
+    services.hand_record(game=t.game, entry=ANA_WINS, by=t.a)
+    services.hand_dispute(game=t.game, number=1, by=t.b, reason="no", idempotency_key="d1")
+    services.hand_resolve(
+        game=t.game, number=1, by=t.director, action="confirm", reason="ok", idempotency_key="r1"
+    )
+    version = t.refresh().version
+    # The dispute's answer was lost; its retry arrives after the director resolved it.
+    again = services.hand_dispute(game=t.game, number=1, by=t.b, reason="no", idempotency_key="d1")
+    assert again.status == Hand.Status.CONFIRMED
+    services.hand_resolve(
+        game=t.game, number=1, by=t.director, action="confirm", reason="ok", idempotency_key="r1"
+    )
+    assert t.refresh().version == version
+    assert len(events(t.game)) == 2
+    with pytest.raises(IdempotencyKeyReused):  # the same key for another kind of step
+        services.hand_confirm(game=t.game, number=1, by=t.c, idempotency_key="d1")
+    # A void retried after a restore does not void again.
+    services.hand_record(game=t.game, entry=BEN_WINS, by=t.a)
+    services.hand_void(game=t.game, number=2, by=t.a, reason="dup", idempotency_key="v2")
+    services.hand_restore(game=t.game, number=2, by=t.a, idempotency_key="s2")
+    hand = services.hand_void(game=t.game, number=2, by=t.a, reason="dup", idempotency_key="v2")
+    assert Hand.objects.get(pk=hand.pk).state == Hand.State.CURRENT
