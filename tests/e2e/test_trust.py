@@ -15,6 +15,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Hand, HandEvent
+from tests.e2e.test_table_phone import describe, serious_violations
 from tournaments import services
 from tournaments.models import Club, Membership, Player, Round
 
@@ -117,6 +118,9 @@ def test_a_table_of_three_confirms_disputes_and_the_director_resolves(
     expect(status_of(b, 2)).to_have_text("Disputed", timeout=5_000)
     expect(b.get_by_role("button", name="Confirm hand 2")).to_have_count(0)
     b.screenshot(path=screenshot_dir / "trust-table-360x740.png", full_page=True)
+    # axe-core on a tournament table's page with a confirmed and a disputed hand, as a seat.
+    violations = serious_violations(b)
+    assert not violations, describe(violations)
 
     # The director, signed in, resolves it with a correction.
     desk = new_page()
@@ -127,6 +131,8 @@ def test_a_table_of_three_confirms_disputes_and_the_director_resolves(
     desk.goto(live_server.url + reverse("scoring:hand-edit", args=[game.table_key, 2]))
     expect(desk.locator("#hand-status")).to_have_text("Disputed")
     expect(desk.locator("#resolve")).to_be_visible()
+    violations = serious_violations(desk)  # the hand page with the director's resolve form
+    assert not violations, describe(violations)
     desk.locator("#id_by").select_option(label=c_name)
     desk.locator("#id_correct_reason").fill(f"Asked the table: {c_name} tonked out")
     desk.locator("#submit-hand").click()
