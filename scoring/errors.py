@@ -98,6 +98,13 @@ CONFLICT_MESSAGES: dict[str, Template] = {
         "this phone has already played at this table as another seat: one phone is one player "
         "(open your own seat link on your own phone)"
     ),
+    "not_allowed.seat_in_use": _(
+        "this seat already plays on another phone: take it up again with its own seat link"
+    ),
+    "not_allowed.referee": _("you play at this table: another club director resolves its hands"),
+    "not_allowed.director_void": _(
+        "a club director voided this hand: only a club director restores it"
+    ),
     "not_allowed.void_confirmed": _(
         "this hand is confirmed: correct it (the table then confirms the correction) or ask a "
         "club director to void it"

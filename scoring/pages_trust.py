@@ -92,7 +92,7 @@ def seat(request: HtmxHttpRequest, seat_key: str) -> HttpResponse:
     remembers it), and goes on to the table page."""
     chosen = get_object_or_404(Seat.objects.select_related("game"), seat_key=seat_key)
     try:
-        choose_seat(request, chosen.game, chosen)
+        choose_seat(request, chosen.game, chosen, by_link=True)
     except NotAllowed as exc:
         return _refused(request, chosen.game, exc)
     return redirect("scoring:table", key=chosen.game.table_key)

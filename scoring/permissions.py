@@ -198,6 +198,8 @@ def check(act: Act, *, actor: Actor, game: Game, reason: str = "") -> Role:
     if game.directed and act == Act.FINISH:
         raise NotAllowed("not_allowed.ends_with_round")
     role = role_of(actor, game)
+    if act == Act.RESOLVE and role.director and role.seat_id is not None:
+        raise NotAllowed("not_allowed.referee")
     if role.director:
         # A new hand is refused by the finished game itself; every other change says why.
         if closed(game) and act in HAND_ACTS - {Act.ENTER} | {Act.RESOLVE} and not reason:
@@ -257,22 +259,40 @@ def check_confirm(
         raise NotAllowed("not_allowed.same_device")
 
 
-def check_seat_change(game: Game, device: str, seat_id: int | None, chosen: int | None) -> None:
-    """Whether a device may take seat ``chosen`` at ``game`` (None: no seat). The table link
-    asks once which seat a device is: it may choose again only until it has acted at the game
-    as its seat ``seat_id`` (entered, confirmed or disputed a hand); then one phone stays one
-    player.
+def check_seat_change(
+    game: Game, device: str, seat_id: int | None, chosen: int | None, *, by_link: bool = False
+) -> None:
+    """Whether a device may take seat ``chosen`` at ``game`` (None: no seat), by the table
+    link's chooser or (``by_link``) by the seat's own private link.
+
+    The table link asks once which seat a device is: it may choose again only until it has
+    acted at the game as its seat ``seat_id`` (entered, confirmed or disputed a hand); then one
+    phone stays one player. And the chooser does not hand out a seat that has already acted
+    from another device: that seat is taken up again by its own link only.
 
     Raises:
-        NotAllowed: ``.seat_taken``.
+        NotAllowed: ``.seat_taken`` (this device acted as another seat), ``.seat_in_use``
+            (the chosen seat acts from another device).
     """
-    if not device or seat_id is None or chosen == seat_id:
-        return
     if (
-        Hand.objects.filter(game_id=game.pk, entered_device=device).exists()
-        or HandEvent.objects.filter(game_id=game.pk, device=device).exists()
+        device
+        and seat_id is not None
+        and chosen != seat_id
+        and (
+            Hand.objects.filter(game_id=game.pk, entered_device=device).exists()
+            or HandEvent.objects.filter(game_id=game.pk, device=device).exists()
+        )
     ):
         raise NotAllowed("not_allowed.seat_taken")
+    if by_link or chosen is None or chosen == seat_id:
+        return
+    if (
+        Hand.objects.filter(game_id=game.pk, entered_seat_id=chosen)
+        .exclude(entered_device=device)
+        .exists()
+        or HandEvent.objects.filter(game_id=game.pk, seat_id=chosen).exclude(device=device).exists()
+    ):
+        raise NotAllowed("not_allowed.seat_in_use")
 
 
 def may_see_seat_links(actor: Actor, game: Game) -> bool:

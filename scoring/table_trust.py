@@ -48,16 +48,19 @@ def chosen_seat_id(request: HttpRequest, game: Game) -> int | None:
     return value if isinstance(value, int) else None
 
 
-def choose_seat(request: HttpRequest, game: Game, seat: Seat | None) -> None:
-    """Remember in this device's session that it is ``seat`` at ``game`` (None: forget it).
+def choose_seat(
+    request: HttpRequest, game: Game, seat: Seat | None, *, by_link: bool = False
+) -> None:
+    """Remember in this device's session that it is ``seat`` at ``game`` (None: forget it),
+    chosen on the table link's chooser or (``by_link``) by opening the seat's own link.
 
     Raises:
-        NotAllowed: the device has acted at the game as another seat
-            (:func:`scoring.permissions.seat_change_refusal`: one phone is one player).
+        NotAllowed: as :func:`scoring.permissions.check_seat_change` says (one phone is one
+            player; a seat that acts from another phone is taken up by its own link only).
     """
     current = chosen_seat_id(request, game)
     device = device_digest("session", request.session.session_key or "")
-    check_seat_change(game, device, current, seat.pk if seat else None)
+    check_seat_change(game, device, current, seat.pk if seat else None, by_link=by_link)
     seats = dict(request.session.get(SEATS_SESSION_KEY, {}))
     if seat is None:
         seats.pop(str(game.pk), None)

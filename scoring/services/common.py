@@ -293,18 +293,22 @@ def _event(
     )
 
 
-def _replayed_step(game: Game, key: str | None, action: str) -> Hand | None:
+def _replayed_step(
+    game: Game, key: str | None, action: str, *, number: int, by: Actor | None
+) -> Hand | None:
     """The hand (as it is now) of the step an earlier request with idempotency key ``key``
     kept in ``game``, if any: a retry changes nothing and answers with it.
 
     Raises:
-        IdempotencyKeyReused: the key was used for another kind of step.
+        IdempotencyKeyReused: the key was used for another step (another kind, another hand,
+            or from another device).
     """
     if not key:
         return None
     step = HandEvent.objects.filter(game_id=game.pk, idempotency_key=key).first()
     if step is None:
         return None
-    if step.action != action:
+    device = by.device if by is not None else ""
+    if step.action != action or step.number != number or step.device != device:
         raise IdempotencyKeyReused(number=step.number)
     return Hand.objects.get(pk=step.hand_id)

@@ -359,7 +359,7 @@ def hand_void(
         NotAllowed, ReasonRequired: ``by`` may not void it, or must say why.
     """
     game = _locked(game)
-    replay = _replayed_step(game, idempotency_key, HandEvent.Action.VOID)
+    replay = _replayed_step(game, idempotency_key, HandEvent.Action.VOID, number=number, by=by)
     if replay is not None:  # a late retry never voids a hand restored since
         return replay
     why = reason_text(reason)
@@ -398,7 +398,11 @@ def _void(
     if role is not None and not role.director:
         if hand.status == Hand.Status.DISPUTED:
             raise HandDisputed(number=number)
-        if hand.status == Hand.Status.CONFIRMED and game.confirmation != Game.Confirmation.NONE:
+        # Once the table agreed on a hand, one player cannot take it off the sheet, not even
+        # by correcting it first: any confirmed revision of the number makes it a director's.
+        if game.confirmation != Game.Confirmation.NONE and (
+            game.hands.filter(number=number, status=Hand.Status.CONFIRMED).exists()
+        ):
             raise NotAllowed("not_allowed.void_confirmed")
     _add_to_totals(game, _line_scores(hand), -1)
     hand.state = Hand.State.VOIDED
@@ -412,6 +416,7 @@ def _void(
         reason=why,
         idempotency_key=idempotency_key,
         revision=hand.revision,
+        director=role is not None and role.director,
     )
     _sequence_state(game, [h for h in current if h is not hand])
     game.version += 1

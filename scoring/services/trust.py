@@ -28,6 +28,7 @@ from scoring.errors import (
     HandDisputed,
     HandLimitReached,
     HandNotFound,
+    NotAllowed,
     NotVoided,
     ReasonRequired,
     RestoreRefused,
@@ -105,7 +106,7 @@ def hand_confirm(
             over 500 characters.
     """
     game = _locked(game)
-    replay = _replayed_step(game, idempotency_key, HandEvent.Action.CONFIRM)
+    replay = _replayed_step(game, idempotency_key, HandEvent.Action.CONFIRM, number=number, by=by)
     if replay is not None:
         return replay
     why = reason_text(reason)
@@ -167,7 +168,7 @@ def hand_dispute(
         NotAllowed: not a seat of this game.
     """
     game = _locked(game)
-    replay = _replayed_step(game, idempotency_key, HandEvent.Action.DISPUTE)
+    replay = _replayed_step(game, idempotency_key, HandEvent.Action.DISPUTE, number=number, by=by)
     if replay is not None:  # a late retry never disputes a hand resolved since
         return replay
     why = reason_text(reason)
@@ -230,7 +231,7 @@ def hand_resolve(
     if action not in RESOLUTIONS:
         raise ValueError(f"action must be one of {RESOLUTIONS}")
     game = _locked(game, replay_key=idempotency_key if action == "correct" else None)
-    replay = _replayed_step(game, idempotency_key, HandEvent.Action.RESOLVE)
+    replay = _replayed_step(game, idempotency_key, HandEvent.Action.RESOLVE, number=number, by=by)
     if replay is not None:
         return replay
     why = reason_text(reason)
@@ -306,10 +307,12 @@ def hand_restore(
         NotVoided: the hand was corrected, never voided (its number has no voided revision).
         RestoreRefused: it would break the sequence of rounds or hands.
         HandLimitReached: the game already holds every hand it takes.
-        NotAllowed, ReasonRequired: as :func:`scoring.permissions.check` says.
+        NotAllowed: as :func:`scoring.permissions.check` says; or a player restoring a hand a
+            director voided (``.director_void``: a director's to undo).
+        ReasonRequired: as :func:`scoring.permissions.check` says.
     """
     game = _locked(game)
-    replay = _replayed_step(game, idempotency_key, HandEvent.Action.RESTORE)
+    replay = _replayed_step(game, idempotency_key, HandEvent.Action.RESTORE, number=number, by=by)
     if replay is not None:  # a late retry never restores a hand voided since
         return replay
     why = reason_text(reason)
@@ -321,6 +324,14 @@ def hand_restore(
         return last
     if last.state != Hand.State.VOIDED:
         raise NotVoided(number=number)
+    if role is not None and not role.director:
+        void = (
+            HandEvent.objects.filter(hand=last, action=HandEvent.Action.VOID)
+            .order_by("-created_at", "-id")
+            .first()
+        )
+        if void is not None and void.details.get("director"):
+            raise NotAllowed("not_allowed.director_void")
     if game.hand_limit is not None and game.current_hands >= game.hand_limit:
         raise HandLimitReached(game=game.pk, limit=game.hand_limit)
     current = _current(game)

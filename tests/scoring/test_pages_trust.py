@@ -812,3 +812,20 @@ def test_one_phone_is_one_player_it_cannot_take_another_seat_to_confirm_its_own_
     ben = phone(table, "Ben")  # Ben's own phone confirms it
     assert ben.post(url("hand-confirm", table, number=1)).status_code == 302
     assert table.hands.get(number=1).status == Hand.Status.CONFIRMED
+
+
+def test_the_chooser_does_not_hand_out_a_seat_that_plays_on_another_phone(table: Game) -> None:
+    ana = phone(table, "Ana")  # Ana's own phone, by her seat link
+    assert enter(ana, table).status_code == 302
+    before = counts(table)
+    stranger = Client()  # a private window on the table link
+    taken = stranger.post(
+        reverse("scoring:seat-choose", kwargs={"key": table.table_key}),
+        {"seat": seat_of(table, "Ana").pk, "idempotency_key": "k"},
+    )
+    assert taken.status_code == 403
+    assert "already plays on another phone" in taken.content.decode()
+    assert "seats" not in stranger.session
+    assert counts(table) == before
+    # Ana's own link takes the seat up again on a new phone.
+    assert phone(table, "Ana").get(url("table", table)).status_code == 200

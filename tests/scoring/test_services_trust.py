@@ -406,13 +406,23 @@ def test_a_confirmed_hand_is_voided_by_a_director_and_a_players_restore_needs_co
     with pytest.raises(NotAllowed) as refused:  # one player alone cannot undo what two agreed
         services.hand_void(game=t.game, number=1, by=t.c, reason="I lost")
     assert refused.value.key == "not_allowed.void_confirmed"
-    assert t.refresh().version == before
-    services.hand_void(game=t.game, number=1, by=t.director, reason="a misdeal")
-    restored = services.hand_restore(game=t.game, number=1, by=t.c)
-    assert restored.status == Hand.Status.PROVISIONAL  # the table confirms it again
+    # ... nor by correcting it first: the number was confirmed once.
+    services.hand_correct(game=t.game, number=1, revision=1, entry=ANA_WINS, by=t.c)
     with pytest.raises(NotAllowed):
-        services.hand_confirm(game=t.game, number=1, by=t.a)  # Ana entered it
-    assert services.hand_confirm(game=t.game, number=1, by=t.b).status == Hand.Status.CONFIRMED
+        services.hand_void(game=t.game, number=1, by=t.c, reason="I lost")
+    assert t.refresh().current_hands == 1 and t.refresh().version == before + 1
+    services.hand_void(game=t.game, number=1, by=t.director, reason="a misdeal")
+    with pytest.raises(NotAllowed) as undone:  # a director's void is a director's to undo
+        services.hand_restore(game=t.game, number=1, by=t.c)
+    assert undone.value.key == "not_allowed.director_void"
+    # A player's own void of a provisional hand comes back provisional, for the table.
+    services.hand_record(game=t.game, entry=BEN_WINS, by=t.a)
+    services.hand_void(game=t.game, number=2, by=t.a, reason="twice")
+    restored = services.hand_restore(game=t.game, number=2, by=t.c)
+    assert restored.status == Hand.Status.PROVISIONAL
+    with pytest.raises(NotAllowed):
+        services.hand_confirm(game=t.game, number=2, by=t.a)  # Ana entered it
+    assert services.hand_confirm(game=t.game, number=2, by=t.b).status == Hand.Status.CONFIRMED
 
 
 def test_restoring_a_hand_that_never_was_is_hand_not_found() -> None:
@@ -561,8 +571,8 @@ def test_each_write_bumps_the_version_once_and_is_announced_once(
             [Change.HAND_VOIDED],
         ),
         (
-            "restore",
-            lambda: services.hand_restore(game=g, number=2, by=t.a),
+            "restore",  # a director's void: a director's to undo
+            lambda: services.hand_restore(game=g, number=2, by=t.director),
             [Change.HAND_RESTORED],
         ),
         (
@@ -877,3 +887,45 @@ def test_a_late_retry_of_a_step_answers_as_the_first_and_changes_nothing() -> No
     services.hand_restore(game=t.game, number=2, by=t.a, idempotency_key="s2")
     hand = services.hand_void(game=t.game, number=2, by=t.a, reason="dup", idempotency_key="v2")
     assert Hand.objects.get(pk=hand.pk).state == Hand.State.CURRENT
+
+
+def test_a_director_who_plays_does_not_resolve_the_tables_hands() -> None:
+    director = MembershipFactory(role=Membership.Role.DIRECTOR)
+    seated = PlayerFactory(club=director.club, user=director.user, name="Dora")
+    game, _ = services.game_start(
+        kind="tonk",
+        players=[SeatSpec("Dora", seated.pk), SeatSpec("Ben"), SeatSpec("Cy")],
+        club=director.club,
+        confirmation=Game.Confirmation.ONE_OTHER,
+        directed=True,
+    )
+    entry = {
+        "dealer": "Cy",
+        "end": "knock",
+        "by": "Dora",
+        "held": {"Dora": "AS", "Ben": "KH", "Cy": "QH"},
+    }
+    services.hand_record(game=game, entry=entry, by=Actor(user=director.user))
+    with pytest.raises(NotAllowed) as refused:
+        services.hand_resolve(
+            game=game, number=1, by=Actor(user=director.user), action="confirm", reason="mine"
+        )
+    assert refused.value.key == "not_allowed.referee"
+    assert game.hands.get(number=1).status == Hand.Status.PROVISIONAL
+
+
+def test_a_steps_idempotency_key_belongs_to_its_hand_and_device() -> None:
+    t = table(Game.Confirmation.ONE_OTHER)
+    services.hand_record(game=t.game, entry=ANA_WINS, by=t.a)
+    services.hand_record(game=t.game, entry=BEN_WINS, by=t.a)
+    ben = Actor(seat_id=t.b.seat_id, device="bens-phone")
+    services.hand_confirm(game=t.game, number=1, by=ben, idempotency_key="k1")
+    with pytest.raises(IdempotencyKeyReused):  # another hand
+        services.hand_confirm(game=t.game, number=2, by=ben, idempotency_key="k1")
+    with pytest.raises(IdempotencyKeyReused):  # another device
+        services.hand_confirm(game=t.game, number=1, by=t.link, idempotency_key="k1")
+    assert game_hand(t, 2).status == Hand.Status.PROVISIONAL
+
+
+def game_hand(t: Any, number: int) -> Hand:
+    return Hand.objects.get(game=t.game, number=number, state=Hand.State.CURRENT)
