@@ -309,7 +309,9 @@ def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
                 "is another hand, send it again."
             ),
         )
-        return _render_main(request, game, _fresh_key(form), status=409)
+        # The game moved on with that first send: the form takes the hand that follows it.
+        now = Game.objects.get(pk=game.pk)
+        return _render_main(request, now, _fresh_key(form, now=now), status=409)
     except ScoringConflict as exc:
         form.add_error(None, _conflict_text(exc))
         return _render_main(request, game, form, status=403 if isinstance(exc, NotAllowed) else 409)

@@ -1386,6 +1386,8 @@ def test_an_edited_retry_under_a_recorded_key_says_so_and_gets_a_new_key(client:
     assert "Your first send was recorded" in doc.find("div", id="entry-error").text()
     assert value_of(doc, "idempotency_key") != first["idempotency_key"]
     assert value_of(doc, "held_0") == "4C"
+    # The first send was hand 1 (Ana dealt): the form now follows it, Ben (seat 1) to deal.
+    assert (value_of(doc, "after"), value_of(doc, "dealer")) == ("1", "1")
     assert Hand.objects.filter(game=game).count() == 1
 
 
