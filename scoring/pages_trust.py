@@ -13,6 +13,7 @@ restore changes nothing) and a resolution by correction replays by its key. View
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -165,7 +166,66 @@ def links_rotate(request: HtmxHttpRequest, key: str) -> HttpResponse:
     return redirect("scoring:table", key=game.table_key)
 
 
-# --- confirm, dispute, resolve ----------------------------------------------------------------
+# --- confirm, dispute, resolve, void, restore ----------------------------------------------------
+
+#: A trust step of the services, taking the game, the hand's number, who acts, a reason and the
+#: device's idempotency key (and, for a resolution, its action).
+Step = Callable[..., Hand]
+
+
+def _step(
+    request: HtmxHttpRequest, game: Game, number: int, form: ReasonForm, step: Step, **extra: Any
+) -> HttpResponse | bool:
+    """Take ``step`` with the valid ``form``'s reason and key, as this device's actor.
+
+    Returns:
+        True when it was kept; False when it needs a reason (the form now says so); the
+        refusal page when the actor may not or the game's state refuses it.
+
+    Raises:
+        Http404: no such hand.
+    """
+    try:
+        step(
+            game=game,
+            number=number,
+            by=actor_of(request, game),
+            reason=form.cleaned_data["reason"],
+            idempotency_key=form.cleaned_data["idempotency_key"] or None,
+            **extra,
+        )
+    except HandNotFound as exc:
+        raise Http404 from exc
+    except ReasonRequired as exc:
+        form.add_error("reason", error_message(exc))
+        return False
+    except ScoringConflict as exc:
+        return _refused(request, game, exc)
+    return True
+
+
+def _reason_page(
+    request: HtmxHttpRequest, game: Game, number: int, form: ReasonForm, action: str, status: int
+) -> HttpResponse:
+    """The small form asking why, for ``action`` on hand ``number``."""
+    context = _hand_context(game, number) | {"form": form, "action": action}
+    return render(request, "scoring/hand_reason.html", context, status=status)
+
+
+def _optional_reason_post(
+    request: HtmxHttpRequest, key: str, number: int, step: Step, action: str
+) -> HttpResponse:
+    """A step whose reason is optional but where a complete tournament round needs one: back
+    to the table once kept; without the reason it needs, the small form asking for it."""
+    game = _game(key)
+    form = ReasonForm(request.POST, required=False)
+    if form.is_valid():
+        kept = _step(request, game, number, form, step)
+        if kept is True:
+            return redirect("scoring:table", key=key)
+        if kept is not False:
+            return kept
+    return _reason_page(request, game, number, form, action, 409)
 
 
 @require_POST
@@ -173,27 +233,7 @@ def hand_confirm(request: HtmxHttpRequest, key: str, number: int) -> HttpRespons
     """This seat (or a director) confirms a provisional hand, with an optional reason (a
     director confirming a hand of a complete tournament round gives one: without it, the
     small form again asking for it)."""
-    game = _game(key)
-    form = ReasonForm(request.POST, required=False)
-    if form.is_valid():
-        try:
-            services.hand_confirm(
-                game=game,
-                number=number,
-                by=actor_of(request, game),
-                reason=form.cleaned_data["reason"],
-                idempotency_key=form.cleaned_data["idempotency_key"] or None,
-            )
-        except HandNotFound as exc:
-            raise Http404 from exc
-        except ReasonRequired as exc:
-            form.add_error("reason", error_message(exc))
-        except ScoringConflict as exc:
-            return _refused(request, game, exc)
-        else:
-            return redirect("scoring:table", key=key)
-    context = _hand_context(game, number) | {"form": form, "action": "confirm"}
-    return render(request, "scoring/hand_reason.html", context, status=409)
+    return _optional_reason_post(request, key, number, services.hand_confirm, "confirm")
 
 
 @require_http_methods(["GET", "POST"])
@@ -201,34 +241,16 @@ def hand_dispute(request: HtmxHttpRequest, key: str, number: int) -> HttpRespons
     """Dispute a hand, with a reason (any seat of the table): the small form (GET), or the
     dispute kept (POST); without a reason, the form again with the error."""
     game = _game(key)
-    context = _hand_context(game, number)
-    status = 200
-    if request.method == "POST":
-        form = ReasonForm(request.POST)
-        if form.is_valid():
-            try:
-                services.hand_dispute(
-                    game=game,
-                    number=number,
-                    by=actor_of(request, game),
-                    reason=form.cleaned_data["reason"],
-                    idempotency_key=form.cleaned_data["idempotency_key"] or None,
-                )
-            except HandNotFound as exc:
-                raise Http404 from exc
-            except ReasonRequired as exc:
-                form.add_error("reason", error_message(exc))
-                status = 409
-            except ScoringConflict as exc:
-                return _refused(request, game, exc)
-            else:
-                return redirect("scoring:table", key=key)
-        else:
-            status = 409
-    else:
-        form = ReasonForm()
-    context |= {"form": form, "action": "dispute"}
-    return render(request, "scoring/hand_reason.html", context, status=status)
+    if request.method != "POST":
+        return _reason_page(request, game, number, ReasonForm(), "dispute", 200)
+    form = ReasonForm(request.POST)
+    if form.is_valid():
+        kept = _step(request, game, number, form, services.hand_dispute)
+        if kept is True:
+            return redirect("scoring:table", key=key)
+        if kept is not False:
+            return kept
+    return _reason_page(request, game, number, form, "dispute", 409)
 
 
 @require_POST
@@ -241,33 +263,16 @@ def hand_resolve(request: HtmxHttpRequest, key: str, number: int) -> HttpRespons
     if action not in ("confirm", "void"):
         raise Http404
     form = ReasonForm(request.POST)
-    status = 409
     if form.is_valid():
-        try:
-            services.hand_resolve(
-                game=game,
-                number=number,
-                by=actor_of(request, game),
-                action=action,
-                reason=form.cleaned_data["reason"],
-                idempotency_key=form.cleaned_data["idempotency_key"] or None,
-            )
-        except HandNotFound as exc:
-            raise Http404 from exc
-        except ReasonRequired as exc:
-            form.add_error("reason", error_message(exc))
-        except ScoringConflict as exc:
-            return _refused(request, game, exc)
-        else:
+        kept = _step(request, game, number, form, services.hand_resolve, action=action)
+        if kept is True:
             return redirect("scoring:hand-edit", key=key, number=number)
+        if kept is not False:
+            return kept
     # Only a director reaches the resolve form: others are refused before a missing reason.
     if not hand_page_trust(request, game, selectors.hand_history(game, number))["resolving"]:
         raise PermissionDenied
-    context = _hand_context(game, number) | {"form": form, "action": "resolve"}
-    return render(request, "scoring/hand_reason.html", context, status=status)
-
-
-# --- void and restore -------------------------------------------------------------------------
+    return _reason_page(request, game, number, form, "resolve", 409)
 
 
 @require_POST
@@ -275,27 +280,7 @@ def hand_void(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
     """Void a hand (Tonk: any; Rook and Bluke: the latest only), with a reason: optional,
     except once a tournament round is complete (a director's, for the record). It stays on
     the sheet struck through, with who voided it and why."""
-    game = _game(key)
-    form = ReasonForm(request.POST, required=False)
-    if form.is_valid():
-        try:
-            services.hand_void(
-                game=game,
-                number=number,
-                by=actor_of(request, game),
-                reason=form.cleaned_data["reason"],
-                idempotency_key=form.cleaned_data["idempotency_key"] or None,
-            )
-        except HandNotFound as exc:
-            raise Http404 from exc
-        except ReasonRequired as exc:
-            form.add_error("reason", error_message(exc))
-        except ScoringConflict as exc:
-            return _refused(request, game, exc)
-        else:
-            return redirect("scoring:table", key=key)
-    context = _hand_context(game, number) | {"form": form, "action": "void"}
-    return render(request, "scoring/hand_reason.html", context, status=409)
+    return _optional_reason_post(request, key, number, services.hand_void, "void")
 
 
 @require_POST
@@ -303,27 +288,7 @@ def hand_restore(request: HtmxHttpRequest, key: str, number: int) -> HttpRespons
     """Make a voided hand count again (Tonk: any; Rook and Bluke: while it still follows the
     hands that count), with a reason: optional, except once a tournament round is complete
     (a director's, for the record: without it, the small form again asking for it)."""
-    game = _game(key)
-    form = ReasonForm(request.POST, required=False)
-    if form.is_valid():
-        try:
-            services.hand_restore(
-                game=game,
-                number=number,
-                by=actor_of(request, game),
-                reason=form.cleaned_data["reason"],
-                idempotency_key=form.cleaned_data["idempotency_key"] or None,
-            )
-        except HandNotFound as exc:
-            raise Http404 from exc
-        except ReasonRequired as exc:
-            form.add_error("reason", error_message(exc))
-        except ScoringConflict as exc:
-            return _refused(request, game, exc)
-        else:
-            return redirect("scoring:table", key=key)
-    context = _hand_context(game, number) | {"form": form, "action": "restore"}
-    return render(request, "scoring/hand_reason.html", context, status=409)
+    return _optional_reason_post(request, key, number, services.hand_restore, "restore")
 
 
 # --- the audit --------------------------------------------------------------------------------
