@@ -7,6 +7,7 @@ parses, authorises, calls one service or selector and renders its output seriali
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.urls import reverse
@@ -37,6 +38,7 @@ from scoring.api import (
     example,
 )
 from scoring.api_auth import game_for, known_seat
+from scoring.models import Hand
 from scoring.permissions import MAX_REASON_LENGTH, may_see_audit
 from scoring.serializers import AuditStepOut, HandHistoryOut, HandOut
 
@@ -195,8 +197,35 @@ def _reason(*, required: bool) -> serializers.CharField:
     )
 
 
-class HandConfirmApi(GameApiView):
+class HandStepApi(GameApiView):
+    """Base of the endpoints of a trust step that takes only a reason (confirm, dispute,
+    restore): the body read (optional where the reason is), the step taken by the caller with
+    the device's idempotency key, the hand answered. Each subclass names its ``step`` (a
+    ``scoring.services`` function) and its ``InputSerializer``."""
+
+    InputSerializer: type[StrictSerializer]
+    step: Callable[..., Hand]
+    #: Whether the request may come with no body at all (a reason is optional).
+    body_optional = True
+
+    def take(self, request: Request, game_id: int, number: int) -> Response:
+        body = request.data if request.body or not self.body_optional else {}
+        data = self.InputSerializer(data=body)
+        data.is_valid(raise_exception=True)
+        hand = type(self).step(
+            game=game_for(request, game_id, load=False),
+            number=number,
+            by=self.actor(),
+            idempotency_key=self.idempotency_key(required=False) or None,
+            reason=data.validated_data.get("reason", ""),
+        )
+        return Response(HandOut.render(hand))
+
+
+class HandConfirmApi(HandStepApi):
     """``POST``: confirm the hand's current revision (issue 12: Confirmation)."""
+
+    step = staticmethod(services.hand_confirm)
 
     @extend_schema_serializer(component_name="ConfirmIn")
     class InputSerializer(StrictSerializer):
@@ -218,21 +247,14 @@ class HandConfirmApi(GameApiView):
         examples=[example("Confirm", {}), example("With a reason", {"reason": "checked"})],
     )
     def post(self, request: Request, game_id: int, number: int) -> Response:
-        data = self.InputSerializer(data=request.data if request.body else {})
-        data.is_valid(raise_exception=True)
-        key = self.idempotency_key(required=False) or None
-        hand = services.hand_confirm(
-            game=game_for(request, game_id, load=False),
-            number=number,
-            by=self.actor(),
-            idempotency_key=key,
-            reason=data.validated_data.get("reason", ""),
-        )
-        return Response(HandOut.render(hand))
+        return self.take(request, game_id, number)
 
 
-class HandDisputeApi(GameApiView):
+class HandDisputeApi(HandStepApi):
     """``POST``: dispute the hand's current revision, with a reason (issue 12: Disputes)."""
+
+    step = staticmethod(services.hand_dispute)
+    body_optional = False
 
     @extend_schema_serializer(component_name="DisputeIn")
     class InputSerializer(StrictSerializer):
@@ -249,17 +271,7 @@ class HandDisputeApi(GameApiView):
         examples=[example("A dispute", {"reason": "Ben held KH, not KD"})],
     )
     def post(self, request: Request, game_id: int, number: int) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        key = self.idempotency_key(required=False) or None
-        hand = services.hand_dispute(
-            game=game_for(request, game_id, load=False),
-            number=number,
-            by=self.actor(),
-            idempotency_key=key,
-            reason=data.validated_data["reason"],
-        )
-        return Response(HandOut.render(hand))
+        return self.take(request, game_id, number)
 
 
 class HandResolveApi(GameApiView):
@@ -317,8 +329,10 @@ class HandResolveApi(GameApiView):
         return Response(HandOut.render(hand))
 
 
-class HandRestoreApi(GameApiView):
+class HandRestoreApi(HandStepApi):
     """``POST``: restore a voided hand: it counts again."""
+
+    step = staticmethod(services.hand_restore)
 
     @extend_schema_serializer(component_name="RestoreIn")
     class InputSerializer(StrictSerializer):
@@ -337,17 +351,7 @@ class HandRestoreApi(GameApiView):
         examples=[example("Restore", {"reason": "voided by mistake"})],
     )
     def post(self, request: Request, game_id: int, number: int) -> Response:
-        data = self.InputSerializer(data=request.data if request.body else {})
-        data.is_valid(raise_exception=True)
-        key = self.idempotency_key(required=False) or None
-        hand = services.hand_restore(
-            game=game_for(request, game_id, load=False),
-            number=number,
-            by=self.actor(),
-            idempotency_key=key,
-            reason=data.validated_data.get("reason", ""),
-        )
-        return Response(HandOut.render(hand))
+        return self.take(request, game_id, number)
 
 
 class GameAuditApi(GameApiView):
