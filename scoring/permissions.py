@@ -181,10 +181,14 @@ def closed(game: Game) -> bool:
     return game.directed and game.state == Game.State.FINISHED
 
 
-def check(act: Act, *, actor: Actor, game: Game, reason: str = "") -> Role:
+def check(
+    act: Act, *, actor: Actor, game: Game, reason: str = "", role: Role | None = None
+) -> Role:
     """Whether ``actor`` may make change ``act`` to ``game`` (issue 12: Permissions).
 
     ``game`` needs ``seating``, ``club_id``, ``created_by_id``, ``directed`` and ``state``.
+    ``role``: the actor's role at the game when already known (:func:`role_of`), so that a
+    page asking about many acts reads it once.
 
     Returns:
         The actor's role at the game.
@@ -197,7 +201,7 @@ def check(act: Act, *, actor: Actor, game: Game, reason: str = "") -> Role:
     """
     if game.directed and act == Act.FINISH:
         raise NotAllowed("not_allowed.ends_with_round")
-    role = role_of(actor, game)
+    role = role if role is not None else role_of(actor, game)
     if act == Act.RESOLVE and role.director and role.seat_id is not None:
         raise NotAllowed("not_allowed.referee")
     if role.director:
@@ -314,12 +318,12 @@ def may_see_keys(actor: Actor, game: Game) -> bool:
     return is_director(user, game.club_id)
 
 
-def may_see_audit(actor: Actor, game: Game) -> bool:
+def may_see_audit(actor: Actor, game: Game, role: Role | None = None) -> bool:
     """Whether ``actor`` may read a game's audit trail (who did what, when, why): a club
     director; for a casual game also its creator and its seats (a seat link, or a signed-in
     user seated at it). A tournament table's trail is the directors' (its seats see the sheet);
-    the table link alone never reads it."""
-    role = role_of(actor, game)
+    the table link alone never reads it. ``role``: as :func:`check` takes it."""
+    role = role if role is not None else role_of(actor, game)
     if role.director:
         return True
     return not game.directed and (role.creator or role.seat_id is not None)

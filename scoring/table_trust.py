@@ -35,6 +35,7 @@ from scoring.permissions import (
     is_director,
     may_see_audit,
     may_see_seat_links,
+    role_of,
 )
 
 #: The session key holding, per game, the seat this device chose (``{game id: seat id}``).
@@ -81,22 +82,22 @@ def actor_of(request: HttpRequest, game: Game) -> Actor:
     )
 
 
-def allowed(act: Act, actor: Actor, game: Game) -> Role | None:
+def allowed(act: Act, actor: Actor, game: Game, role: Role | None = None) -> Role | None:
     """The actor's role if :func:`scoring.permissions.check` lets them make ``act`` (without
     a reason: a director of a complete round still may, the form asks for one); else None."""
     try:
-        return check(act, actor=actor, game=game)
+        return check(act, actor=actor, game=game, role=role)
     except ReasonRequired:
-        return check(act, actor=actor, game=game, reason="-")
+        return check(act, actor=actor, game=game, reason="-", role=role)
     except NotAllowed:
         return None
 
 
-def _change_refused(actor: Actor, game: Game) -> str:
+def _change_refused(actor: Actor, game: Game, role: Role) -> str:
     """Why ``actor`` may not correct a hand of ``game`` (:func:`scoring.permissions.check`'s
     sentence, translated), or "" when they may."""
     try:
-        check(Act.CORRECT, actor=actor, game=game, reason="-")
+        check(Act.CORRECT, actor=actor, game=game, reason="-", role=role)
     except NotAllowed as exc:
         return error_message(exc)
     return ""
@@ -186,13 +187,14 @@ def _hand_trust(
 
 
 def annotate_hands(
-    request: HttpRequest, game: Game, hands: list[Hand], actor: Actor
+    request: HttpRequest, game: Game, hands: list[Hand], actor: Actor, role: Role | None = None
 ) -> dict[int, HandTrust]:
     """Each hand's :class:`HandTrust` by hand id, also set on the hand as ``trust`` (the
     sheet's rows carry the hand). Three queries whatever the number of hands."""
-    confirmer = allowed(Act.CONFIRM, actor, game)
-    disputer = allowed(Act.DISPUTE, actor, game)
-    resolver = allowed(Act.RESOLVE, actor, game)
+    role = role if role is not None else role_of(actor, game)  # read once for every act
+    confirmer = allowed(Act.CONFIRM, actor, game, role)
+    disputer = allowed(Act.DISPUTE, actor, game, role)
+    resolver = allowed(Act.RESOLVE, actor, game, role)
     ids = [hand.pk for hand in hands]
     events = HandEvent.objects.filter(
         hand_id__in=ids,
@@ -261,8 +263,9 @@ def table_trust(
     actor = actor_of(request, game)
     seats = list(Seat.objects.filter(game_id=game.pk).order_by("position"))
     chosen = next((s for s in seats if s.pk == actor.seat_id), None)
-    annotate_hands(request, game, hands, actor)
-    restorer = allowed(Act.RESTORE, actor, game)
+    role = role_of(actor, game)  # read once for every act asked about
+    annotate_hands(request, game, hands, actor, role)
+    restorer = allowed(Act.RESTORE, actor, game, role)
     voided = []
     for hand in selectors.voided_hands(game):
         void = hand.void  # type: ignore[attr-defined]
@@ -276,7 +279,7 @@ def table_trust(
                 "can_restore": restorer is not None,
             }
         )
-    writer = allowed(Act.ENTER, actor, game)
+    writer = allowed(Act.ENTER, actor, game, role)
     seat_links = []
     if links and may_see_seat_links(actor, game):
         for seat in seats:
@@ -295,11 +298,11 @@ def table_trust(
         and writer.creator
         and writer.seat_id is None
         and not hands,
-        "can_finish": allowed(Act.FINISH, actor, game) is not None,
+        "can_finish": allowed(Act.FINISH, actor, game, role) is not None,
         "voided": voided,
         "seat_links": seat_links,
-        "can_rotate": allowed(Act.ROTATE, actor, game) is not None,
-        "can_audit": may_see_audit(actor_of(request, game), game),
+        "can_rotate": allowed(Act.ROTATE, actor, game, role) is not None,
+        "can_audit": may_see_audit(actor, game, role),
         "closed": closed(game),
         "form_key": new_idempotency_key(),
     }
@@ -311,8 +314,9 @@ def hand_page_trust(request: HttpRequest, game: Game, history: list[Hand]) -> di
     change needs a reason (a complete tournament round) and whether the viewer directs the
     club (their Confirm takes a reason)."""
     actor = actor_of(request, game)
+    role = role_of(actor, game)  # read once for every act asked about
     current = next((h for h in history if h.state == Hand.State.CURRENT), None)
-    trust = annotate_hands(request, game, [current], actor)[current.pk] if current else None
+    trust = annotate_hands(request, game, [current], actor, role)[current.pk] if current else None
     void = None
     if current is None and history and history[-1].state == Hand.State.VOIDED:
         last = history[-1]
@@ -326,7 +330,7 @@ def hand_page_trust(request: HttpRequest, game: Game, history: list[Hand]) -> di
             "who": who_acted(request, event.seat, event.user) if event else "",
             "reason": event.reason if event else "",
             "at": event.created_at if event else last.voided_at,
-            "can_restore": allowed(Act.RESTORE, actor, game) is not None,
+            "can_restore": allowed(Act.RESTORE, actor, game, role) is not None,
         }
     return {
         "hand": trust,
@@ -337,7 +341,7 @@ def hand_page_trust(request: HttpRequest, game: Game, history: list[Hand]) -> di
         "resolving": trust is not None and trust.can_resolve,
         # Why this viewer may not correct or void the hand ("" when they may): the page says
         # it in place of the forms.
-        "change_refused": _change_refused(actor, game),
+        "change_refused": _change_refused(actor, game, role),
         "seated": actor.seat_id is not None,
         "form_key": new_idempotency_key(),
     }
