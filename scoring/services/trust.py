@@ -69,11 +69,16 @@ def _confirmations(hand: Hand) -> list[tuple[int | None, str]]:
     return out
 
 
+def _bump(game: Game) -> None:
+    """A new version of the locked game: every phone's copy of its sheet is out of date."""
+    game.version += 1
+    Game.objects.filter(pk=game.pk).update(version=game.version)
+
+
 def _set_status(game: Game, hand: Hand, status: str) -> None:
     hand.status = status
     hand.save(update_fields=("status",))
-    game.version += 1
-    Game.objects.filter(pk=game.pk).update(version=game.version)
+    _bump(game)
 
 
 @transaction.atomic
@@ -142,8 +147,7 @@ def hand_confirm(
         _set_status(game, hand, Hand.Status.CONFIRMED)
         _announce(game.pk, Change.HAND_CONFIRMED, origin)
     else:
-        game.version += 1
-        Game.objects.filter(pk=game.pk).update(version=game.version)
+        _bump(game)
         _announce(game.pk, Change.HAND_STATUS, origin)
     return hand
 
