@@ -14,3 +14,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("tabletally")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# The worker's own signal handlers (ops.worker): importing connects them.
+import ops.worker  # noqa: E402, F401

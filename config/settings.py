@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "ops",
     "scoring",
     "tournaments",
 ]
@@ -147,16 +148,45 @@ CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or "memory://"
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL == "memory://"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
-# Tasks are idempotent, so a task lost with its worker is safely run again.
+# Tasks are idempotent, so a task lost with its worker is safely run again: acknowledged when
+# done, put back when its worker dies under it.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
-# Timed work: the tick calls time on tournament rounds whose deadline passed. It reads the
-# deadlines stored in the database, so a missed or repeated tick changes nothing.
+# The longest task (seating 2,000 players, a standings refresh of a big event) takes seconds;
+# a task still running after TASK_TIME_LIMIT seconds is stopped (and tried again by the tick).
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("TASK_TIME_LIMIT", default=60)
+CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 10
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # A message taken by a worker that vanished (kill -9, a lost machine) goes back on the
+    # queue after this many seconds: just above the longest task, so that a task still running
+    # is never handed to a second worker. The tick sends waiting work again sooner.
+    "visibility_timeout": CELERY_TASK_TIME_LIMIT + 20,
+    # A broker that does not answer fails a send in seconds, not minutes: the request that
+    # sent it has committed its work and goes on (ops.background.enqueue).
+    "socket_timeout": 2,
+    "socket_connect_timeout": 2,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+# The tick (ops.background.tick): call time on rounds whose deadline passed, and send again the
+# background work that waited more than BACKGROUND_RESEND_SECONDS. It reads the database, so a
+# missed or repeated tick changes nothing; a tick message not taken within its interval expires.
+TICK_SECONDS = env.float("TICK_SECONDS", default=15.0)
+BACKGROUND_RESEND_SECONDS = env.float("BACKGROUND_RESEND_SECONDS", default=30.0)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    "tournaments-tick": {"task": "tournaments.tasks.tick", "schedule": 30.0},
+    "tick": {
+        "task": "ops.tasks.tick",
+        "schedule": TICK_SECONDS,
+        "options": {"expires": TICK_SECONDS},
+    },
 }
 
 # --- Authentication ---------------------------------------------------------------------------

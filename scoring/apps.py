@@ -10,4 +10,11 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self) -> None:
+        """Register the OpenAPI extension, and the score sheet jobs as background work: the
+        tick sends a queued job's task again, the health check reports the oldest."""
+        from ops.background import tick_register, waiting_register
         from scoring import schema  # noqa: F401 (registers the OpenAPI extension)
+        from scoring.services.sheets import _jobs_oldest, _jobs_resend
+
+        tick_register("scoresheet_jobs", _jobs_resend)
+        waiting_register("scoresheet_jobs", _jobs_oldest)

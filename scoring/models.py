@@ -394,6 +394,9 @@ class ScoresheetJob(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.QUEUED
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # When its task was last sent: the tick sends a queued job's task again once it waited
+    # too long (ops.background).
+    sent_at = models.DateTimeField(null=True, blank=True, editable=False)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:

@@ -12,8 +12,20 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         """Hear from scoring when a game changes (the one seam between the two apps), under
         the name ``tournaments.services.ORIGIN``: the changes this app makes to its own games
-        (passing that origin) are not announced back to it."""
+        (passing that origin) are not announced back to it. Register the tick's jobs and the
+        waiting work with ``ops.background``."""
+        from ops.background import tick_register, waiting_register
         from scoring.services import game_changed_register
         from tournaments.services import ORIGIN, game_changed
+        from tournaments.services.clock import call_time
+        from tournaments.services.results import _standings_oldest, _standings_resend
+        from tournaments.services.seatings import _seating_oldest, _seating_resend
 
         game_changed_register(game_changed, name=ORIGIN)
+        # Background work (ops.background): the tick calls time on rounds past their deadline
+        # and sends again the seatings and standings refreshes that waited too long.
+        tick_register("call_time", call_time)
+        tick_register("seating", _seating_resend)
+        tick_register("standings", _standings_resend)
+        waiting_register("seating", _seating_oldest)
+        waiting_register("standings", _standings_oldest)

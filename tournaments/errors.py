@@ -61,6 +61,10 @@ TOURNAMENT_MESSAGES: dict[str, Template] = {
     "results_exist.table": _("the table has hands: its seats can no longer change"),
     "already_seated": _("%(name)s already sits in round %(round)s"),
     "bad_reason": _("a reason is text of at most %(max)s characters"),
+    "seating_unfinished": _(
+        "the seating was started %(attempts)s times and never finished; try again, and if it "
+        "fails again, tell whoever runs the server"
+    ),
     "registered": _(
         "%(name)s is registered in this tournament: a registered player cannot substitute"
     ),

@@ -154,6 +154,10 @@ class Tournament(models.Model):
     # The results version the standings were last computed for: a refresh task finding it equal
     # to results_version has nothing to do (many results, one recomputation).
     standings_version = models.PositiveIntegerField(default=0, editable=False)
+    # Since when the standings wait for a refresh (set by the first change after the last
+    # refresh, cleared by the refresh): the tick sends the refresh again when it waited too
+    # long (ops.background).
+    standings_waiting_since = models.DateTimeField(null=True, blank=True, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -227,6 +231,7 @@ class Round(models.Model):
         PUBLISHED = "published", _("Published")
         PLAYING = "playing", _("Playing")
         COMPLETE = "complete", _("Complete")
+        FAILED = "failed", _("Seating failed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField(_("round"))
@@ -242,6 +247,15 @@ class Round(models.Model):
     seated_at = models.DateTimeField(_("seated at"), null=True, blank=True)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
+    # The seating as background work (ops.background): asked (by a request, a regenerate or a
+    # retry), its task last sent (the tick sends it again when it waited too long), how many
+    # times a worker started it, and why it failed (state "failed"): the refusal's code, its
+    # English sentence (a msgid) and the values it names, rendered at the edge in the reader's
+    # language.
+    seat_asked_at = models.DateTimeField(_("seating asked at"), null=True, blank=True)
+    seat_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    seat_attempts = models.PositiveSmallIntegerField(default=0, editable=False)
+    failure = models.JSONField(_("why the seating failed"), null=True, blank=True)
 
     class Meta:
         ordering = ("tournament", "number")

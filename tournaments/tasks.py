@@ -6,10 +6,11 @@ from celery import shared_task
 
 @shared_task
 def round_seat(round_id: int) -> None:
-    """Seat round ``round_id`` if it is still planned."""
-    from tournaments.services import round_seating_compute
+    """Seat round ``round_id`` if it is still planned; a refusal marks it failed
+    (:func:`tournaments.services.round_seating_run`)."""
+    from tournaments.services import round_seating_run
 
-    round_seating_compute(round_id=round_id)
+    round_seating_run(round_id=round_id)
 
 
 @shared_task
@@ -20,11 +21,3 @@ def standings_refresh(tournament_id: int) -> None:
     from tournaments.services import standings_update
 
     standings_update(tournament_id=tournament_id)
-
-
-@shared_task
-def tick() -> int:
-    """Call time on rounds whose deadline passed (Celery beat, every 30 seconds)."""
-    from tournaments.services import tick as run
-
-    return run()

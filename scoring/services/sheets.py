@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from ops.background import enqueue
 from scoring.models import Game, Hand, ScoresheetJob
 from scoring.services.common import (
     User,
@@ -93,10 +96,35 @@ def scoresheet_job_submit(*, sheet: object) -> ScoresheetJob:
 
     In the embedded mode the task runs eagerly, right after the commit, in this process.
     """
-    job = ScoresheetJob.objects.create(sheet=sheet)
-    # celery-types 0.26 does not know Task.delay_on_commit (Celery 5.4).
-    scoresheet_job_run.delay_on_commit(job.pk)  # type: ignore[attr-defined]
+    job = ScoresheetJob.objects.create(sheet=sheet, sent_at=timezone.now())
+    enqueue(scoresheet_job_run, job.pk)
     return job
+
+
+def _jobs_resend(*, now: datetime, resend_before: datetime) -> int:
+    """The tick's job: send again the task of every queued job last sent before
+    ``resend_before``. Returns how many."""
+    with transaction.atomic():
+        ids = list(
+            ScoresheetJob.objects.select_for_update(skip_locked=True)
+            .filter(status=ScoresheetJob.Status.QUEUED)
+            .filter(Q(sent_at__lt=resend_before) | Q(sent_at__isnull=True))
+            .values_list("pk", flat=True)
+        )
+        ScoresheetJob.objects.filter(pk__in=ids).update(sent_at=now)
+        for job_id in ids:
+            enqueue(scoresheet_job_run, job_id)
+    return len(ids)
+
+
+def _jobs_oldest() -> datetime | None:
+    """Since when the oldest queued job waits (None: none waits)."""
+    return (
+        ScoresheetJob.objects.filter(status=ScoresheetJob.Status.QUEUED)
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
 
 
 @transaction.atomic

@@ -1,8 +1,10 @@
 """Writes of the tournaments app, one module per concern:
 
 - :mod:`~tournaments.services.events`: tournaments, registrations and withdrawals;
-- :mod:`~tournaments.services.rounds`: seating (through the pure ``tournaments.seating``),
-  publishing, closing, seating again, substitutes, a table's new links;
+- :mod:`~tournaments.services.rounds`: asking for a seating, publishing, closing, seating
+  again, substitutes, a table's new links;
+- :mod:`~tournaments.services.seatings`: the seating as background work (computed through the
+  pure ``tournaments.seating``; attempts, failures, sent again by the tick);
 - :mod:`~tournaments.services.audit`: the tournament's audit entries (who, when, why);
 - :mod:`~tournaments.services.results`: the results version, the materialised seat results,
   the standings refresh;
@@ -30,11 +32,11 @@ from tournaments.services.rounds import (
     round_publish,
     round_regenerate,
     round_seat,
-    round_seating_compute,
     substitute_set,
     table_links_rotate,
 )
 from tournaments.services.seam import game_changed
+from tournaments.services.seatings import round_seating_compute, round_seating_run
 
 __all__ = [
     "ORIGIN",
@@ -48,6 +50,7 @@ __all__ = [
     "round_regenerate",
     "round_seat",
     "round_seating_compute",
+    "round_seating_run",
     "seat_results_write",
     "standings_update",
     "substitute_set",

@@ -54,3 +54,8 @@ def tick(*, now: datetime | None = None) -> int:
                 )
             called += 1
     return called
+
+
+def call_time(*, now: datetime, resend_before: datetime) -> int:
+    """The tick's job (``ops.background.tick``): :func:`tick` at ``now``."""
+    return tick(now=now)

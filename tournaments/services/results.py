@@ -6,11 +6,15 @@ many results arrived meanwhile."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Min, Q, QuerySet, Sum
+from django.db.models import Count, F, Max, Min, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
+from ops.background import enqueue
 from scoring.models import Game, Hand, ScoreLine
 from tournaments import tasks
 from tournaments.models import (
@@ -20,10 +24,38 @@ from tournaments.models import (
 
 
 def _results_changed(tournament_id: int) -> None:
-    """A result changed: bump the results version and refresh the standings after commit
-    (coalesced: the task does nothing when the standings are already for this version)."""
-    Tournament.objects.filter(pk=tournament_id).update(results_version=F("results_version") + 1)
-    transaction.on_commit(lambda: tasks.standings_refresh.apply_async((tournament_id,)))
+    """A result changed: bump the results version (the standings now wait for a refresh,
+    since the first change after the last one: ``standings_waiting_since``) and refresh the
+    standings after commit (coalesced: the task does nothing when the standings are already
+    for this version; one statement)."""
+    Tournament.objects.filter(pk=tournament_id).update(
+        results_version=F("results_version") + 1,
+        standings_waiting_since=Coalesce(F("standings_waiting_since"), Value(timezone.now())),
+    )
+    enqueue(tasks.standings_refresh, tournament_id)
+
+
+def _standings_resend(*, now: datetime, resend_before: datetime) -> int:
+    """The tick's job: send again the refresh of every tournament whose standings have
+    waited since before ``resend_before``. Returns how many."""
+    ids = list(
+        Tournament.objects.filter(standings_waiting_since__lt=resend_before).values_list(
+            "pk", flat=True
+        )
+    )
+    for tournament_id in ids:
+        enqueue(tasks.standings_refresh, tournament_id)
+    return len(ids)
+
+
+def _standings_oldest() -> datetime | None:
+    """Since when the standings that waited longest wait for their refresh (None: none)."""
+    return (
+        Tournament.objects.filter(standings_waiting_since__isnull=False)
+        .order_by("standings_waiting_since")
+        .values_list("standings_waiting_since", flat=True)
+        .first()
+    )
 
 
 #: ``SeatResult``'s columns filled from the aggregate of a game's current score lines, each
@@ -112,8 +144,13 @@ def standings_update(*, tournament_id: int) -> bool:
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         if tournament.standings_version == tournament.results_version:
+            if tournament.standings_waiting_since is not None:
+                tournament.standings_waiting_since = None
+                tournament.save(update_fields=("standings_waiting_since",))
             return False
         selectors.standings_recompute(tournament.pk)
         tournament.standings_version = tournament.results_version
-        tournament.save(update_fields=("standings_version",))
+        # The row is locked: no result changed meanwhile, so nothing waits any more.
+        tournament.standings_waiting_since = None
+        tournament.save(update_fields=("standings_version", "standings_waiting_since"))
     return True

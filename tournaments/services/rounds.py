@@ -8,28 +8,26 @@ changes back to this app, which does what follows them itself."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Hashable
 from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from ops.background import enqueue
 from scoring import services as scoring_services
 from scoring.errors import SeatsFixed
 from scoring.models import Game, Hand
 from scoring.permissions import Actor
 from scoring.services import SeatSpec
 from tonkrules.sheet import SheetError
-from tournaments import seating, tasks
+from tournaments import tasks
 from tournaments.errors import TournamentConflict, TournamentError
 from tournaments.models import (
     AuditEntry,
     Registration,
     Round,
     SeatResult,
-    SitOut,
     Table,
     TableSeat,
     Tournament,
@@ -63,8 +61,7 @@ def round_seat(
     last = _last_round(tournament)
     if last is not None and last.state in (Round.State.PLANNED, Round.State.SEATED):
         if last.state == Round.State.PLANNED:  # its task may have been lost: ask again (idempotent)
-            planned_id = last.pk
-            transaction.on_commit(lambda: tasks.round_seat.delay(planned_id))
+            _seating_send(last)
         return last, False
     if last is not None and last.state != Round.State.COMPLETE:
         raise TournamentConflict(
@@ -80,173 +77,25 @@ def round_seat(
             "too_few_players",
             params={"active": len(active), "smallest": min(tournament.sizes)},
         )
+    now = timezone.now()
     try:
         with transaction.atomic():
-            rnd = Round.objects.create(tournament=tournament, number=number)
+            rnd = Round.objects.create(
+                tournament=tournament, number=number, seat_asked_at=now, seat_sent_at=now
+            )
     except IntegrityError:  # a concurrent request created it first
         return Round.objects.get(tournament=tournament, number=number), False
     _audit(tournament.pk, AuditEntry.Action.SEAT, by=by, reason=reason, round_number=number)
-    round_id = rnd.pk
-    transaction.on_commit(lambda: tasks.round_seat.delay(round_id))
+    enqueue(tasks.round_seat, rnd.pk)
     return rnd, True
 
 
-def _history(
-    tournament: Tournament, before: int
-) -> tuple[
-    dict[tuple[seating.Player, seating.Player], int],
-    Counter[seating.Player],
-    Counter[seating.Player],
-]:
-    """Meetings (pairs of registration ids → times), first-dealer turns and sit-outs of the
-    rounds before ``before``, keyed as the seating takes them (``seating.Player``: here
-    registration ids)."""
-    tables: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for table_id, registration_id, position in TableSeat.objects.filter(
-        round__tournament=tournament, round__number__lt=before
-    ).values_list("table_id", "registration_id", "position"):
-        tables[table_id].append((position, registration_id))
-    meetings: Counter[tuple[seating.Player, seating.Player]] = Counter()
-    dealers: Counter[seating.Player] = Counter()
-    for seats in tables.values():
-        seats.sort()
-        dealers[seats[0][1]] += 1
-        ids = [r for _p, r in seats]
-        for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
-                meetings[(min(a, b), max(a, b))] += 1
-    sit_outs: Counter[seating.Player] = Counter(
-        SitOut.objects.filter(round__tournament=tournament, round__number__lt=before).values_list(
-            "registration_id", flat=True
-        )
-    )
-    return dict(meetings), dealers, sit_outs
-
-
-def _standing_order(tournament: Tournament) -> list[int]:
-    """Registration ids best first, by the current standings."""
-    from tournaments import selectors
-
-    return [row.registration_id for row in selectors.standings(tournament).rows]
-
-
-def _schedule_part(tournament: Tournament, number: int) -> dict[str, Any]:
-    """What a table of round ``number`` plays (issue rules, "What a round is"): Rook the one
-    contract round ``number``; Bluke ``hands_per_round`` hands continuing the sequence (hand 1
-    again after 25); Tonk ``hands_per_round`` hands of a fresh sitting."""
-    hands = tournament.hands_per_round
-    rules = tournament.adapter.rules
-    part: dict[str, Any] = {"hand_limit": hands}
-    start = rules.sequence_start(number, hands)
-    if start is not None:
-        part["sequence_from"] = start
-    if rules.schedule_wraps:
-        part["sequence_wraps"] = True
-    return part
-
-
-def round_seating_compute(*, round_id: int) -> Round:
-    """Seat a planned round: choose the tables (``tournaments.seating``), start each table's
-    game (waiting until the round is published), record seats and sit-outs. Safe to run twice:
-    a round already seated is returned as it is."""
-    with transaction.atomic():
-        rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
-        if rnd.state != Round.State.PLANNED:
-            return rnd
-        tournament = rnd.tournament
-        active = _active(tournament, rnd.number)
-        meetings, dealers, sit_outs = _history(tournament, rnd.number)
-        ids = [r.pk for r in active]
-        standing = _standing_order(tournament)
-        seating = _seating_for(tournament, rnd.number, ids, meetings, dealers, sit_outs, standing)
-        # Keyed as the seating answers (seating.Player: registration ids).
-        by_id: dict[Hashable, Registration] = {r.pk: r for r in active}
-        part = _schedule_part(tournament, rnd.number)
-        for number, table in enumerate(seating.tables, 1):
-            seated = [by_id[i] for i in table.players]
-            game, _created = scoring_services.game_start(
-                kind=tournament.kind,
-                players=[SeatSpec(r.player.name, r.player_id) for r in seated],
-                options=tournament.options or None,
-                stake=tournament.stake or None,
-                currency=tournament.currency or None,
-                club=tournament.club,
-                waiting=True,
-                confirmation=tournament.confirmation,
-                directed=True,
-                origin=ORIGIN,
-                **part,
-            )
-            row = Table.objects.create(round=rnd, number=number, game=game)
-            TableSeat.objects.bulk_create(
-                TableSeat(table=row, round=rnd, position=i, registration=r)
-                for i, r in enumerate(seated)
-            )
-        SitOut.objects.bulk_create(
-            SitOut(round=rnd, registration=by_id[i]) for i in seating.sit_outs
-        )
-        rnd.state = Round.State.SEATED
-        rnd.seated_at = timezone.now()
-        rnd.superseded = False
-        rnd.based_on_version = tournament.results_version
-        rnd.save(update_fields=("state", "seated_at", "superseded", "based_on_version"))
-        return rnd
-
-
-def _seating_for(
-    tournament: Tournament,
-    number: int,
-    ids: list[int],
-    meetings: dict[tuple[seating.Player, seating.Player], int],
-    dealers: Counter[seating.Player],
-    sit_outs: Counter[seating.Player],
-    standing: list[int],
-) -> seating.RoundSeating:
-    """Round ``number``'s tables: from the stored plan (method ``plan``, while the players are
-    the plan's), else one round of ``balanced`` or ``swiss``."""
-    if tournament.method == Tournament.Method.PLAN:
-        if tournament.plan is None and number == 1:
-            plan = seating.plan_rounds(
-                ids,
-                tournament.round_count,
-                sizes=tournament.sizes,
-                prefer=tournament.prefer,
-                seed=tournament.seed,
-            )
-            tournament.plan = {
-                "players": list(plan.players),
-                "rounds": [
-                    {"tables": [list(t.players) for t in r.tables], "sit_outs": list(r.sit_outs)}
-                    for r in plan.rounds
-                ],
-            }
-            tournament.save(update_fields=("plan",))
-        planned = tournament.plan
-        if (
-            planned
-            and sorted(planned["players"]) == sorted(ids)
-            and number <= len(planned["rounds"])
-        ):
-            part = planned["rounds"][number - 1]
-            return seating.RoundSeating(
-                tables=tuple(seating.Table(tuple(t), t[0]) for t in part["tables"]),
-                sit_outs=tuple(part["sit_outs"]),
-            )
-    method = "swiss" if tournament.method == Tournament.Method.SWISS else "balanced"
-    try:
-        return seating.seat_round(
-            ids,
-            meetings,
-            sizes=tournament.sizes,
-            prefer=tournament.prefer,
-            method=method,
-            standing=[i for i in standing if i in set(ids)],
-            sit_outs_so_far=sit_outs,
-            dealer_counts=dealers,
-            seed=[tournament.seed, number],
-        )
-    except seating.SeatingError as exc:
-        raise TournamentError.because(exc.code, exc) from exc
+def _seating_send(rnd: Round) -> None:
+    """Send a planned round's seating task again after commit (its message may be lost; the
+    task is safe to run twice), noting when."""
+    rnd.seat_sent_at = timezone.now()
+    Round.objects.filter(pk=rnd.pk).update(seat_sent_at=rnd.seat_sent_at)
+    enqueue(tasks.round_seat, rnd.pk)
 
 
 @transaction.atomic
@@ -378,6 +227,9 @@ def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Ro
     rnd.state = Round.State.PLANNED
     rnd.superseded = False
     rnd.published_at = rnd.deadline = rnd.seated_at = rnd.time_called_at = None
+    rnd.seat_asked_at = rnd.seat_sent_at = timezone.now()
+    rnd.seat_attempts = 0
+    rnd.failure = None
     rnd.save()
     _audit(
         rnd.tournament_id,
@@ -386,8 +238,7 @@ def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Ro
         reason=reason,
         round_number=rnd.number,
     )
-    round_id = rnd.pk
-    transaction.on_commit(lambda: tasks.round_seat.delay(round_id))
+    enqueue(tasks.round_seat, rnd.pk)
     return rnd
 
 
