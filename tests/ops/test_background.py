@@ -1,0 +1,203 @@
+"""Background work is a database row first and a message second (``ops.background``): a send
+the broker refuses is logged and loses nothing, the tick sends again what waited too long, a
+worker's start sends everything that waits, and a seating that cannot finish is marked failed.
+
+These run on any database, the broker refusing or the tasks eager; the `services` tests do the
+same with PostgreSQL, Redis and a real worker, killed or cut off from Redis."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from ops import background
+from ops.models import Heartbeat
+from ops.worker import resend_waiting_work
+from scoring.models import ScoresheetJob
+from scoring.services import scoresheet_job_submit
+from tests.scoring.sheets import TONK_KNOCK_SHEET
+from tests.services import celery_configured
+from tournaments import services
+from tournaments.models import Round, Tournament
+from tournaments.services import seatings
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: A broker address where nothing listens: every send is refused at once.
+NOBODY = "redis://127.0.0.1:9/0"
+
+
+@pytest.fixture
+def broker_down() -> Iterator[None]:
+    """Tasks go to a broker that refuses every connection."""
+    with celery_configured(task_always_eager=False, broker_url=NOBODY):
+        yield
+
+
+def tonk_event(club: Any, director: Any, players: list[Any]) -> Tournament:
+    tournament, _ = services.tournament_create(
+        club=club, created_by=director, name="Tonk night", kind="tonk", sizes=[2, 3, 4], rounds=3
+    )
+    for player in players:
+        services.registration_add(tournament=tournament, player=player)
+    return tournament
+
+
+def test_a_seating_asked_while_the_broker_is_down_is_kept_and_the_tick_sends_it_again(
+    club: Any, director: Any, make_players: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    tournament = tonk_event(club, director, make_players(8))
+    with (
+        caplog.at_level(logging.WARNING, logger="ops.background"),
+        celery_configured(task_always_eager=False, broker_url=NOBODY),
+    ):
+        rnd, created = services.round_seat(tournament=tournament, by=director)
+
+    assert created
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.PLANNED  # committed, answered, not lost
+    assert rnd.seat_asked_at is not None and rnd.seat_sent_at == rnd.seat_asked_at
+    [warning] = [r for r in caplog.records if r.name == "ops.background"]
+    assert "tournaments.tasks.round_seat" in warning.getMessage()
+    assert "the tick will send it again" in warning.getMessage()
+
+    # A tick before BACKGROUND_RESEND_SECONDS leaves it: its message may still be on its way.
+    soon = rnd.seat_sent_at + timedelta(seconds=5)
+    assert background.tick(now=soon)["seating"] == 0
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.PLANNED
+
+    later = rnd.seat_sent_at + background.resend_after() + timedelta(seconds=1)
+    assert background.tick(now=later)["seating"] == 1
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.SEATED
+    assert rnd.seat_sent_at == later
+    assert rnd.seat_attempts == 1
+    tables = rnd.tables.count()
+    assert rnd.seats.count() == 8 and tables >= 2
+    # Sent again once more (a duplicate message): nothing changes.
+    seatings.round_seating_run(round_id=rnd.pk)
+    assert (rnd.tables.count(), rnd.seats.count()) == (tables, 8)
+    assert background.tick(now=later + timedelta(hours=1))["seating"] == 0
+
+
+def test_a_worker_that_starts_sends_all_waiting_work_at_once(
+    club: Any, director: Any, make_players: Any, broker_down: None
+) -> None:
+    tournament = tonk_event(club, director, make_players(6))
+    rnd, _ = services.round_seat(tournament=tournament, by=director)
+    with transaction.atomic():
+        job = scoresheet_job_submit(sheet=TONK_KNOCK_SHEET)
+
+    with celery_configured(task_always_eager=True):
+        resend_waiting_work()  # the worker_ready handler: no waiting threshold
+
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.SEATED
+    job.refresh_from_db()
+    assert job.status == ScoresheetJob.Status.DONE
+    assert Heartbeat.objects.filter(name=background.TICK).exists()
+
+
+def test_standings_wait_from_the_first_change_until_the_refresh(
+    club: Any, director: Any, make_players: Any
+) -> None:
+    tournament = tonk_event(club, director, make_players(4))
+    with celery_configured(task_always_eager=False, broker_url=NOBODY):
+        before = timezone.now()
+        services.round_seat(tournament=tournament, by=director)
+        rnd = tournament.round_set.get()
+        services.round_seating_compute(round_id=rnd.pk)
+        services.round_publish(round=rnd, by=director)  # a results change: waits from now
+        tournament.refresh_from_db()
+        first = tournament.standings_waiting_since
+        assert first is not None and first >= before
+        services.round_close(round=rnd, by=director)  # another: still waiting since the first
+        tournament.refresh_from_db()
+        assert tournament.standings_waiting_since == first
+        assert tournament.results_version > tournament.standings_version
+    assert background.oldest_waiting() == ("standings", first)
+
+    assert background.tick(now=first + timedelta(seconds=1))["standings"] == 0
+    assert background.tick(now=first + background.resend_after() + timedelta(seconds=1)) == {
+        "call_time": 0,
+        "scoresheet_jobs": 0,
+        "seating": 0,
+        "standings": 1,
+    }
+    tournament.refresh_from_db()
+    assert tournament.standings_waiting_since is None
+    assert tournament.standings_version == tournament.results_version
+    assert background.oldest_waiting() is None
+
+
+def test_a_queued_scoresheet_job_is_sent_again_once_it_waited_too_long(broker_down: None) -> None:
+    with transaction.atomic():
+        job = scoresheet_job_submit(sheet=TONK_KNOCK_SHEET)
+    job.refresh_from_db()
+    assert job.status == ScoresheetJob.Status.QUEUED
+    assert background.oldest_waiting() == ("scoresheet_jobs", job.created_at)
+
+    with celery_configured(task_always_eager=True):
+        assert background.tick(now=job.sent_at + timedelta(seconds=1))["scoresheet_jobs"] == 0
+        later = job.sent_at + background.resend_after() + timedelta(seconds=1)
+        assert background.tick(now=later)["scoresheet_jobs"] == 1
+    job.refresh_from_db()
+    assert job.status == ScoresheetJob.Status.DONE
+    assert job.sent_at == later
+
+
+def test_a_seating_that_keeps_breaking_is_marked_failed_after_its_attempts(
+    club: Any, director: Any, make_players: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tournament = tonk_event(club, director, make_players(6))
+
+    def broken(**_kwargs: Any) -> Round:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(seatings, "round_seating_compute", broken)
+    with celery_configured(task_always_eager=False, broker_url=NOBODY):
+        rnd, _ = services.round_seat(tournament=tournament, by=director)
+    for attempt in range(1, seatings.SEATING_ATTEMPTS):
+        with pytest.raises(RuntimeError):
+            seatings.round_seating_run(round_id=rnd.pk)
+        rnd.refresh_from_db()
+        assert (rnd.state, rnd.seat_attempts) == (Round.State.PLANNED, attempt)
+    with pytest.raises(RuntimeError):
+        seatings.round_seating_run(round_id=rnd.pk)
+
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.FAILED
+    assert rnd.failure is not None
+    assert rnd.failure["code"] == "seating_unfinished"
+    assert rnd.failure["params"] == {"attempts": seatings.SEATING_ATTEMPTS}
+    assert rnd.failure["template"].startswith("the seating was started %(attempts)s times")
+    # A failed round waits for the director, not for the tick.
+    assert background.tick(now=timezone.now() + timedelta(hours=1))["seating"] == 0
+    assert background.oldest_waiting() is None or background.oldest_waiting()[0] != "seating"
+
+
+def test_a_tick_job_that_raises_is_logged_and_the_others_still_run(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[str] = []
+
+    def broken(**_kwargs: Any) -> int:
+        raise RuntimeError("boom")
+
+    def counted(**_kwargs: Any) -> int:
+        ran.append("counted")
+        return 2
+
+    monkeypatch.setattr(background, "_tick_jobs", {"broken": broken, "counted": counted})
+    with caplog.at_level(logging.ERROR, logger="ops.background"):
+        assert background.tick() == {"broken": -1, "counted": 2}
+    assert ran == ["counted"]
+    assert "tick job broken failed" in caplog.text
+    assert Heartbeat.objects.get(name=background.TICK).at <= timezone.now()
