@@ -294,7 +294,9 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
         if seated
         else [],
         "clock": _clock(rnd, tournament),
-        "poll": rnd.state != Round.State.COMPLETE,
+        # A failed round waits for the director (Retry reloads the page): no poll re-announcing
+        # its alert every few seconds.
+        "poll": rnd.state not in (Round.State.COMPLETE, Round.State.FAILED),
         "can_publish": rnd.state == Round.State.SEATED,
         "can_close": rnd.state in (Round.State.PUBLISHED, Round.State.PLAYING),
         "can_regenerate": rnd.superseded

@@ -350,6 +350,7 @@ def test_a_seating_the_players_no_longer_fill_fails_with_its_reason_everywhere(
     )
     assert retry is not None, html
     assert "Seating…" not in plain(page)
+    assert "hx-trigger" not in html  # it waits for the director: no poll re-announcing it
 
     # The API: the state and the failure, in the request's language.
     body = director_api.get(round_api(tournament, 1)).json()
@@ -517,6 +518,7 @@ def test_a_seating_waiting_too_long_says_since_when_and_may_be_asked_for_again(
     Round.objects.filter(pk=rnd.pk).update(seat_asked_at=long_ago, seat_sent_at=long_ago)
     delayed = plain(web.get(manage_url(tournament)))
     assert "Seating delayed · Asked for at" in delayed
+    assert 'hx-trigger="every 5s"' in web.get(manage_url(tournament)).content.decode()
     assert "Ask again" in delayed
 
     with django_capture_on_commit_callbacks(execute=False) as sent:
