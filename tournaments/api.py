@@ -58,6 +58,9 @@ TOURNAMENT_IDEMPOTENCY = OpenApiParameter(
     "and only the first 255 characters.",
 )
 
+#: Round states only the club's directors see: before the round is published.
+UNPUBLISHED = (Round.State.PLANNED, Round.State.SEATED, Round.State.FAILED)
+
 READ_ERRORS = (401, 403, 404)
 WRITE_ERRORS = (400, 401, 403, 404, 409, 415)
 ACTION_ERRORS = (400, 401, 403, 404, 409)  # a POST without a body
@@ -223,10 +226,22 @@ class WithdrawalApi(TournamentApiView):
 # --- rounds -----------------------------------------------------------------------------------
 
 
+#: The retry's idempotency key (``POST …/rounds/`` on a failed round).
+RETRY_IDEMPOTENCY = OpenApiParameter(
+    IDEMPOTENCY_HEADER,
+    str,
+    OpenApiParameter.HEADER,
+    description="The client's key for a retry of a failed seating: a second retry with the "
+    "same key changes nothing and answers with the round as it is.",
+)
+
+
 class RoundListApi(TournamentApiView):
     """``GET``: the rounds. ``POST``: seat the next round (202: the seating runs as a task;
-    the round's state shows when it is seated). Asking again before it is published returns
-    the same round."""
+    the round's state shows when it is seated, or ``failed`` with its ``failure``). Asking
+    again before it is published returns the same round (its seating sent again while it
+    waits); asking again when its seating failed retries it (the players are checked again:
+    400 ``too_few_players`` when they still cannot fill a table)."""
 
     @extend_schema(responses={200: RoundOut(many=True), **errors(*READ_ERRORS)})
     def get(self, request: Request, tournament_id: int) -> Response:
@@ -234,13 +249,21 @@ class RoundListApi(TournamentApiView):
         director = self.is_director(tournament)
         rounds = tournament.round_set.order_by("number")
         if not director:  # members see a round once it is published (as RoundDetailApi)
-            rounds = rounds.exclude(state__in=(Round.State.PLANNED, Round.State.SEATED))
+            rounds = rounds.exclude(state__in=UNPUBLISHED)
         return Response(RoundOut(rounds, many=True, context={"director": director}).data)
 
-    @extend_schema(request=None, responses={202: RoundOut, **errors(*ACTION_ERRORS)})
+    @extend_schema(
+        request=None,
+        parameters=[RETRY_IDEMPOTENCY],
+        responses={202: RoundOut, **errors(*ACTION_ERRORS)},
+    )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
-        rnd, _created = services.round_seat(tournament=tournament, by=request.user)
+        rnd, _created = services.round_seat(
+            tournament=tournament,
+            by=request.user,
+            idempotency_key=request.headers.get("Idempotency-Key", "").strip()[:255] or None,
+        )
         rnd.refresh_from_db()
         return Response(
             RoundOut(rnd, context={"director": True}).data,
@@ -258,7 +281,7 @@ class RoundDetailApi(TournamentApiView):
         tournament = self.tournament(tournament_id, direct=False)
         rnd = self.round(tournament, number)
         director = self.is_director(tournament)
-        if not director and rnd.state in (Round.State.PLANNED, Round.State.SEATED):
+        if not director and rnd.state in UNPUBLISHED:
             raise Http404
         return Response(RoundOut(rnd, context={"director": director}).data)
 

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from django.utils.translation import gettext_noop as _
 
+from scoring.messages import error_message
 from tonkrules.errors import DomainError
 from tonkrules.messages import Template, ngettext_lazy
 
@@ -43,7 +44,10 @@ TOURNAMENT_MESSAGES: dict[str, Template] = {
     "already_registered": _("%(name)s is already registered"),
     "round_not_complete": _("round %(round)s is not complete: close it before seating the next"),
     "all_seated": _("all %(rounds)s rounds are seated"),
-    "too_few_players": _("%(active)s active players cannot fill a table of %(smallest)s"),
+    "too_few_players.withdraw": _(
+        "withdrawing %(name)s would leave %(players)s players for round %(round)s, who cannot "
+        "fill a table: the smallest table seats %(smallest)s; register another player first"
+    ),
     "not_seated": _("round %(round)s is not seated yet"),
     "not_seated.player": _("%(name)s has no seat in round %(round)s"),
     "not_published": _("round %(round)s is not published"),
@@ -132,6 +136,41 @@ class TournamentError(DomainError):
             out["field"] = self.field
         out.update(self.details)
         return out
+
+
+class RecordedError(DomainError):
+    """A refusal kept as it was recorded (``Round.failure``: a failed seating's code, English
+    sentence and values), so that the edge renders it as any other refusal: its ``template``
+    is the stored English sentence (a msgid of the catalogues), translated there."""
+
+    code = "recorded"
+
+    def __init__(self, template: str, /, *, params: Mapping[str, object] | None = None) -> None:
+        self._template = template
+        super().__init__("recorded", params=params)
+
+    @property
+    def template(self) -> Template:
+        """The stored English sentence."""
+        return self._template
+
+
+def failure_error(failure: Mapping[str, object]) -> TournamentError:
+    """The refusal a failed round recorded (``Round.failure``: ``code``, ``template``, the
+    English sentence, and ``params``), as a :class:`TournamentError` of that code whose
+    sentence is the recorded one. Render it with ``scoring.messages.error_message`` (the
+    reader's language) or ``.message`` (English)."""
+    params = failure.get("params")
+    cause = RecordedError(
+        str(failure.get("template") or ""), params=params if isinstance(params, dict) else {}
+    )
+    return TournamentError.because(str(failure.get("code") or "error"), cause)
+
+
+def failure_message(failure: Mapping[str, object]) -> str:
+    """The one sentence of a failed round's reason (``Round.failure``) in the active language,
+    as the dashboard and the API show it (``scoring.messages.error_message``)."""
+    return error_message(failure_error(failure))
 
 
 class TournamentConflict(TournamentError):

@@ -24,6 +24,7 @@ from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import (
@@ -39,12 +40,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_htmx.http import HttpResponseClientRedirect
 
+from scoring.entry import new_idempotency_key
 from scoring.errors import NotAllowed
 from scoring.games import adapter_for
 from scoring.htmx import HtmxHttpRequest
 from scoring.models import Game, Hand, Seat
 from tournaments import services
-from tournaments.errors import TournamentError
+from tournaments.errors import TournamentError, failure_message
 from tournaments.forms import (
     RegisterForm,
     SubstituteForm,
@@ -279,7 +281,8 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
     }
     if rnd is None:
         return context
-    seated = rnd.state != Round.State.PLANNED
+    seated = rnd.state not in (Round.State.PLANNED, Round.State.FAILED)
+    context |= _seating_context(rnd, tournament, latest=bool(context["latest"]))
     context |= {
         "tables": _tables(rnd) if seated else [],
         "sit_outs": [
@@ -291,7 +294,9 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
         if seated
         else [],
         "clock": _clock(rnd, tournament),
-        "poll": rnd.state != Round.State.COMPLETE,
+        # A failed round waits for the director (Retry reloads the page): no poll re-announcing
+        # its alert every few seconds.
+        "poll": rnd.state not in (Round.State.COMPLETE, Round.State.FAILED),
         "can_publish": rnd.state == Round.State.SEATED,
         "can_close": rnd.state in (Round.State.PUBLISHED, Round.State.PLAYING),
         "can_regenerate": rnd.superseded
@@ -299,6 +304,30 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
         "poll_seconds": GRID_POLL_SECONDS,
     }
     return context
+
+
+def _seating_context(rnd: Round, tournament: Tournament, *, latest: bool) -> dict[str, Any]:
+    """What the round panel says while a round waits for its seating or after it failed:
+    since when it waits, whether it waits longer than the tick's resend delay
+    (``BACKGROUND_RESEND_SECONDS``: "delayed", with a button that asks again), why it failed
+    (``tournaments.errors.failure_message``, in the reader's language) with a Retry button,
+    and the retry's idempotency key."""
+    waiting = rnd.state == Round.State.PLANNED
+    failed = rnd.state == Round.State.FAILED
+    delayed = (
+        waiting
+        and rnd.seat_asked_at is not None
+        and (timezone.now() - rnd.seat_asked_at).total_seconds()
+        > settings.BACKGROUND_RESEND_SECONDS
+    )
+    return {
+        "waiting_since": _local(rnd.seat_asked_at, tournament) if waiting else "",
+        "waiting_since_iso": rnd.seat_asked_at.isoformat() if waiting and rnd.seat_asked_at else "",
+        "delayed": delayed,
+        "failure": failure_message(rnd.failure) if failed and rnd.failure else "",
+        "can_retry": latest and (failed or delayed),
+        "retry_key": new_idempotency_key(),
+    }
 
 
 # --- the club's tournaments ---------------------------------------------------------------------
@@ -414,10 +443,15 @@ def withdraw(
 @director_required("POST")
 def seat(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """Seat the next round (the seating runs as a task: at once in the embedded mode; the
-    grid shows "seating…" meanwhile). Asking twice gives the same round."""
+    grid shows "seating…" meanwhile). Asking twice gives the same round. The same form asks
+    again for a seating that waits too long, and retries one that failed (with its
+    ``idempotency_key``: a double tap retries once)."""
     try:
         rnd, _created = services.round_seat(
-            tournament=tournament, by=request.user, reason=_reason(request)
+            tournament=tournament,
+            by=request.user,
+            reason=_reason(request),
+            idempotency_key=request.POST.get("idempotency_key") or None,
         )
     except TournamentError as exc:
         _refused(request, exc)
@@ -554,7 +588,9 @@ def table_cards(request: HtmxHttpRequest, tournament: Tournament, number: int) -
     players in seat order, the first dealer, what to play, a QR code of its table page, and
     each seat's private link with its QR code (issue 12: an entry says which seat made it)."""
     rnd = _round(tournament, number)
-    tables = _tables(rnd, request) if rnd.state != Round.State.PLANNED else []
+    tables = (
+        _tables(rnd, request) if rnd.state not in (Round.State.PLANNED, Round.State.FAILED) else []
+    )
     seats: dict[int, list[tuple[str, str]]] = {}
     for game_id, name, key in Seat.objects.filter(
         game_id__in=[v.table.game_id for v in tables]

@@ -12,9 +12,13 @@ from rest_framework import serializers
 
 from scoring.models import Game, HandEvent
 from scoring.serializers import BlankAsNullCharField, GameNameField, JsonObjectField
+from tournaments.errors import failure_message
 from tournaments.models import AuditEntry, Round, Table, Tournament
 from tournaments.selectors import Standings
 from tournaments.standings import IN_PLAY
+
+#: Round states without tables: the seating under way, or failed.
+UNSEATED = (Round.State.PLANNED, Round.State.FAILED)
 
 
 def tournament_url(tournament: Tournament) -> str:
@@ -112,14 +116,28 @@ class SitOutOut(serializers.Serializer[Any]):
     player = serializers.CharField(source="registration.player.name")
 
 
+class RoundFailureOut(serializers.Serializer[Any]):
+    """Why a round's seating failed: a stable ``code`` (``too_few_players``: the players
+    cannot fill a table; ``seating_unfinished``: the seating was started 5 times and never
+    finished; a seating refusal's code) and the sentence in the request's language."""
+
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
 class RoundOut(serializers.Serializer[Any]):
     """A round: its state and clock, and once seated its tables (seat order from the first
     dealer) and sit-outs; directors (``context={"director": True}``) also get each table's
-    game id and table key."""
+    game id and table key.
+
+    ``state``: ``planned`` (its seating asked for, under way), ``seated``, ``published``,
+    ``playing``, ``complete``, or ``failed``: the seating could not be done, ``failure`` says
+    why (null in every other state); ``POST /tournaments/{id}/rounds/`` retries it."""
 
     number = serializers.IntegerField()
     url = serializers.SerializerMethodField()
     state = serializers.ChoiceField(choices=Round.State.choices)
+    failure = serializers.SerializerMethodField()
     superseded = serializers.BooleanField()
     deadline = serializers.DateTimeField(allow_null=True)
     time_called = serializers.SerializerMethodField()
@@ -132,16 +150,22 @@ class RoundOut(serializers.Serializer[Any]):
     def get_time_called(self, rnd: Round) -> bool:
         return rnd.time_called_at is not None
 
+    @extend_schema_field(RoundFailureOut(allow_null=True))
+    def get_failure(self, rnd: Round) -> Any:
+        if rnd.state != Round.State.FAILED or not rnd.failure:
+            return None
+        return {"code": rnd.failure.get("code"), "message": failure_message(rnd.failure)}
+
     @extend_schema_field(RoundTableOut(many=True))
     def get_tables(self, rnd: Round) -> Any:
-        if rnd.state == Round.State.PLANNED:
+        if rnd.state in UNSEATED:
             return []
         tables = rnd.tables.select_related("game").prefetch_related("seats__registration__player")
         return RoundTableOut(tables, many=True, context=self.context).data
 
     @extend_schema_field(SitOutOut(many=True))
     def get_sit_outs(self, rnd: Round) -> Any:
-        if rnd.state == Round.State.PLANNED:
+        if rnd.state in UNSEATED:
             return []
         return SitOutOut(rnd.sit_outs.select_related("registration__player"), many=True).data
 

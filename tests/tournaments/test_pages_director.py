@@ -598,7 +598,7 @@ def test_refusals_of_round_actions_are_messages(
     too_few = act(url("seat", tournament.pk))
 
     assert too_few.status_code == 200
-    assert "Too few active players to fill the smallest table." in messages_of(too_few)
+    assert "2 players cannot fill a table: the smallest table seats 3" in messages_of(too_few)
     assert tournament.round_set.count() == 0
 
     register_all(tournament, NAMES[2:4])

@@ -59,7 +59,6 @@ ERROR_TEXT: dict[str, Promise] = {
     "finished": _("Every round is seated: it is too late to enter."),
     "round_not_complete": _("Round %(round)s is not complete: close it before seating the next."),
     "all_seated": _("Every round of this tournament is seated."),
-    "too_few_players": _("Too few active players to fill the smallest table."),
     "not_seated": _("That player has no seat in this round."),
     "not_published": _("The round is not published."),
     "complete": _("The round is complete: it can no longer change."),

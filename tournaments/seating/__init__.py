@@ -11,7 +11,8 @@ Words used throughout:
 - **meetings**: how often each pair of players has sat at the same table so far
   (:class:`Meetings`, or a mapping ``{(a, b): count}``).
 - **split**: the table sizes of one round and the number of players sitting out
-  (:func:`table_sizes`).
+  (:func:`table_sizes`); whether a number of players can be seated at all:
+  :func:`check_seatable` (fewer than the smallest table cannot).
 - **M**: the number of pairs seated together over a schedule, counted once per round they sit
   together (a table of 4 seats 6 pairs).
 - **E** (excess): the meetings beyond each pair's first, summed over all pairs:
@@ -78,6 +79,7 @@ from tournaments.seating.common import (
     SeatingError,
     Split,
     Table,
+    check_seatable,
     default_prefer,
     excess,
     lower_bound,
@@ -102,6 +104,7 @@ __all__ = [
     "SeatingError",
     "Split",
     "Table",
+    "check_seatable",
     "default_prefer",
     "excess",
     "lower_bound",

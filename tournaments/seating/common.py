@@ -348,6 +348,33 @@ def _check_sizes(sizes: Iterable[int], prefer: int | None) -> tuple[tuple[int, .
     return allowed, chosen
 
 
+def check_seatable(
+    players: int, sizes: Iterable[int], prefer: int | None = None
+) -> tuple[tuple[int, ...], int]:
+    """Whether ``players`` players can be seated at tables of the allowed ``sizes``: the one
+    rule that :func:`seat_round` and :func:`plan_rounds` apply (through :func:`table_sizes`)
+    and that the services check before they save a request that seats (asking for a round,
+    seating it again, retrying a failed seating, a withdrawal).
+
+    The rule: the seating lets sit out the players the sizes cannot seat (13 players at tables
+    of exactly 4: one sits out; at tables of exactly 5: three), so any number of players from
+    the smallest size up can be seated; fewer than the smallest table cannot (Rook at tables of
+    exactly 5: 4 players cannot).
+
+    Returns:
+        The allowed sizes, ascending, and the preferred size (``prefer``, or
+        :func:`default_prefer`).
+
+    Raises:
+        SeatingError: ``too_few_players`` (``players`` and ``smallest``), ``bad_sizes`` (no size,
+            or one below 2), ``bad_prefer``.
+    """
+    allowed, prefer_ = _check_sizes(sizes, prefer)
+    if players < allowed[0]:
+        raise SeatingError("too_few_players", params={"players": players, "smallest": allowed[0]})
+    return allowed, prefer_
+
+
 def table_sizes(players: int, sizes: Iterable[int], prefer: int | None = None) -> Split:
     """How ``players`` players sit at tables of the allowed ``sizes``.
 
@@ -356,12 +383,11 @@ def table_sizes(players: int, sizes: Iterable[int], prefer: int | None = None) -
     ``prefer`` size as possible; then the fewest tables of other sizes (among equally few,
     sizes closest to ``prefer``, then larger). Tables are listed largest first.
 
-    Raises :class:`SeatingError` (``too_few_players``) when ``players`` cannot fill even the
-    smallest table, ``bad_sizes`` / ``bad_prefer`` for sizes below 2 or a ``prefer`` not allowed.
+    Raises :class:`SeatingError` as :func:`check_seatable` does: ``too_few_players`` when
+    ``players`` cannot fill even the smallest table, ``bad_sizes`` / ``bad_prefer`` for sizes
+    below 2 or a ``prefer`` not allowed.
     """
-    allowed, prefer_ = _check_sizes(sizes, prefer)
-    if players < allowed[0]:
-        raise SeatingError("too_few_players", params={"players": players, "smallest": allowed[0]})
+    allowed, prefer_ = check_seatable(players, sizes, prefer)
     others = [s for s in allowed if s != prefer_]
     # best[r]: ((tables, distance from prefer, -largest), one table's size) for the best way to
     # seat r players at tables of the other sizes, or None; grown only as far as needed.

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from scoring.models import Game
 from tonkrules import RuleError, find_game
 from tonkrules.sheet import parse_currency, parse_stake
+from tournaments import seating
 from tournaments.errors import TournamentError
 from tournaments.models import (
     AuditEntry,
@@ -238,14 +239,30 @@ def _players_changed(tournament: Tournament) -> None:
 
 def entry_round(tournament: Tournament) -> int:
     """The first round a player registered now can play: the latest round while it is not
-    yet published (its seating may be done again to take them: :func:`round_regenerate`),
-    else the next one."""
+    yet published (its seating may be done again to take them: :func:`round_regenerate`; a
+    failed seating's retry seats them), else the next one."""
     last = _last_round(tournament)
     if last is None:
         return 1
-    if last.state in (Round.State.PLANNED, Round.State.SEATED):
+    if last.state in (Round.State.PLANNED, Round.State.SEATED, Round.State.FAILED):
         return last.number
     return last.number + 1
+
+
+def _check_seatable(tournament: Tournament, players: int) -> None:
+    """Refuse, before anything is saved, a request that would seat ``players`` players at the
+    tournament's tables when they cannot fill one (the seating's own rule,
+    ``tournaments.seating.check_seatable``: sit-outs let any number from the smallest table
+    up be seated).
+
+    Raises:
+        TournamentError: ``too_few_players`` (its sentence the seating's: "4 players cannot
+            fill a table: the smallest table seats 5").
+    """
+    try:
+        seating.check_seatable(players, tournament.sizes, tournament.prefer)
+    except seating.SeatingError as exc:
+        raise TournamentError.because(exc.code, exc) from exc
 
 
 @transaction.atomic
@@ -256,6 +273,10 @@ def registration_add(
     entry: the player is seated from the next round and misses the earlier ones (scored as
     missed rounds). Kept in the audit (``register``, with ``late`` for a late entry) with
     ``by`` (the director; None: the system) and ``reason``.
+
+    A late entry never makes a round harder to seat (one more player), so it is never refused
+    for the table sizes: it is how a director mends a round whose players cannot fill a table
+    (a failed seating then retried, a seating superseded then seated again).
 
     Raises:
         TournamentError: ``other_club``, ``already_registered``, ``finished`` (every round is
@@ -300,8 +321,24 @@ def registration_withdraw(
     last one seated score as missed rounds), shown as withdrawn. Idempotent. Kept in the
     audit (``withdraw``) with ``by`` and ``reason`` (the first time only).
 
+    When the players left could no longer fill a table (``tournaments.seating.check_seatable``)
+    of the round this player would play next, what happens depends on where that round stands:
+
+    - its seating is under way (``planned``), or it is the next round of a tournament already
+      under way (a round was played and rounds remain): the withdrawal is refused, nothing
+      changes (``too_few_players``: "withdrawing Ana would leave 4 players for round 2, who
+      cannot fill a table: …; register another player first"). The seating would otherwise
+      fail, or the next round could not be asked for, with nobody told why.
+    - it is seated, not yet published: the withdrawal is allowed and the round flagged as seated
+      on changed players (``superseded``). Its tables stay as they are and may still be
+      published (a substitute playing the seat); seating it again is refused with the reason
+      until a late entry makes the players fit.
+    - before round 1 (registrations still being taken), for a round whose seating failed (its
+      retry checks again), or once every round is seated: allowed; asking for the seating
+      refuses with the reason.
+
     Raises:
-        TournamentError: ``bad_reason``.
+        TournamentError: ``too_few_players`` (above), ``bad_reason``.
     """
     registration = (
         Registration.objects.select_for_update(of=("self",))
@@ -309,6 +346,7 @@ def registration_withdraw(
         .get(pk=registration.pk)
     )
     if registration.withdrawn_after is None:
+        _check_withdrawal(registration)
         last = _last_round(registration.tournament)
         registration.withdrawn_after = last.number if last is not None else 0
         registration.save(update_fields=("withdrawn_after",))
@@ -324,6 +362,42 @@ def registration_withdraw(
         _players_changed(registration.tournament)
         _results_changed(registration.tournament_id)
     return registration
+
+
+def _check_withdrawal(registration: Registration) -> None:
+    """Refuse a withdrawal that would leave the next round to seat, while its seating is under
+    way or the tournament is under way, unable to fill a table (the rule:
+    :func:`registration_withdraw`).
+
+    Raises:
+        TournamentError: ``too_few_players``.
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+    last = _last_round(tournament)
+    if last is None or last.state in (Round.State.SEATED, Round.State.FAILED):
+        return
+    number = entry_round(tournament)
+    if number > tournament.round_count:
+        return
+    active = [r.pk for r in _active(tournament, number)]
+    if registration.pk not in active:
+        return
+    try:
+        seating.check_seatable(len(active), tournament.sizes, tournament.prefer)
+    except seating.SeatingError:
+        return  # the round could not be seated before: this withdrawal changes nothing
+    try:
+        seating.check_seatable(len(active) - 1, tournament.sizes, tournament.prefer)
+    except seating.SeatingError as exc:
+        raise TournamentError(
+            "too_few_players.withdraw",
+            params={
+                "name": registration.player.name,
+                "players": len(active) - 1,
+                "round": number,
+                "smallest": exc.params.get("smallest"),
+            },
+        ) from exc
 
 
 def _active(tournament: Tournament, number: int) -> list[Registration]:

@@ -33,29 +33,43 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.audit import _audit
-from tournaments.services.events import _active, _last_round
+from tournaments.services.events import _active, _check_seatable, _last_round
 from tournaments.services.origin import ORIGIN
 from tournaments.services.results import _results_changed
 
 
 @transaction.atomic
 def round_seat(
-    *, tournament: Tournament, by: Any = None, reason: object = ""
+    *,
+    tournament: Tournament,
+    by: Any = None,
+    reason: object = "",
+    idempotency_key: str | None = None,
 ) -> tuple[Round, bool]:
     """Ask for the next round's seating; the seating itself runs as a task after commit. A
     round created now is kept in the audit (``seat``) with ``by`` (the director; None: the
     system) and ``reason``.
 
     One seating per (tournament, round), guarded by a database constraint: while the latest
-    round is not yet published, asking again (or concurrently) returns it.
+    round is not yet published, asking again (or concurrently) returns it; a round still
+    waiting for its seating (``planned``) has its task sent again.
+
+    A latest round whose seating failed (``failed``, ``Round.failure`` saying why) is asked
+    again: the retry. Its players are checked again, then it is ``planned`` once more (no
+    attempt counted, no failure, asked and sent now), kept in the audit (``seat`` with
+    ``retry``) and its task sent. ``idempotency_key`` (the retry button's): a retry with a key
+    already used for this round changes nothing (a double tap after the retry failed again).
+
+    Every request that would seat checks first that the active players can fill a table
+    (``tournaments.seating.check_seatable``); nothing is saved when they cannot.
 
     Returns:
         (the round, whether it was created now). Its state shows when it is seated.
 
     Raises:
         TournamentConflict: ``round_not_complete`` (round r is being played), ``all_seated``.
-        TournamentError: ``too_few_players`` (fewer active players than the smallest table),
-            ``bad_reason``.
+        TournamentError: ``too_few_players`` (fewer active players than the smallest table:
+            "4 players cannot fill a table: the smallest table seats 5"), ``bad_reason``.
     """
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     last = _last_round(tournament)
@@ -63,6 +77,8 @@ def round_seat(
         if last.state == Round.State.PLANNED:  # its task may have been lost: ask again (idempotent)
             _seating_send(last)
         return last, False
+    if last is not None and last.state == Round.State.FAILED:
+        return _seating_retry(last, by=by, reason=reason, idempotency_key=idempotency_key), False
     if last is not None and last.state != Round.State.COMPLETE:
         raise TournamentConflict(
             "round_not_complete",
@@ -71,12 +87,7 @@ def round_seat(
     number = last.number + 1 if last is not None else 1
     if number > tournament.round_count:
         raise TournamentConflict("all_seated", params={"rounds": tournament.round_count})
-    active = _active(tournament, number)
-    if len(active) < min(tournament.sizes):
-        raise TournamentError(
-            "too_few_players",
-            params={"active": len(active), "smallest": min(tournament.sizes)},
-        )
+    _check_seatable(tournament, len(_active(tournament, number)))
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -88,6 +99,44 @@ def round_seat(
     _audit(tournament.pk, AuditEntry.Action.SEAT, by=by, reason=reason, round_number=number)
     enqueue(tasks.round_seat, rnd.pk)
     return rnd, True
+
+
+def _seating_retry(rnd: Round, *, by: Any, reason: object, idempotency_key: str | None) -> Round:
+    """Ask again for failed round ``rnd``'s seating (its tournament's row locked):
+    :func:`round_seat`'s retry."""
+    key = (idempotency_key or "").strip()[:255]
+    if (
+        key
+        and AuditEntry.objects.filter(
+            tournament_id=rnd.tournament_id,
+            action=AuditEntry.Action.SEAT,
+            round_number=rnd.number,
+            details__idempotency_key=key,
+        ).exists()
+    ):
+        return rnd
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+    if rnd.state != Round.State.FAILED:
+        return rnd
+    _check_seatable(rnd.tournament, len(_active(rnd.tournament, rnd.number)))
+    rnd.state = Round.State.PLANNED
+    rnd.seat_asked_at = rnd.seat_sent_at = timezone.now()
+    rnd.seat_attempts = 0
+    rnd.failure = None
+    rnd.save(update_fields=("state", "seat_asked_at", "seat_sent_at", "seat_attempts", "failure"))
+    details: dict[str, Any] = {"retry": True}
+    if key:
+        details["idempotency_key"] = key
+    _audit(
+        rnd.tournament_id,
+        AuditEntry.Action.SEAT,
+        by=by,
+        reason=reason,
+        round_number=rnd.number,
+        **details,
+    )
+    enqueue(tasks.round_seat, rnd.pk)
+    return rnd
 
 
 def _seating_send(rnd: Round) -> None:
@@ -200,15 +249,18 @@ def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
 
 @transaction.atomic
 def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Round:
-    """Seat a round again (after its standings were superseded), while none of its results
-    exist: its tables and games are removed and the seating task runs again. Kept in the
-    audit (``regenerate``) with ``by`` and ``reason``.
+    """Seat a round again (after its standings or its players changed), while none of its
+    results exist: its tables and games are removed and the seating task runs again. Kept in
+    the audit (``regenerate``) with ``by`` and ``reason``. Refused, before anything changes,
+    when the round's active players cannot fill a table (a withdrawal since it was seated):
+    its tables stay as they are.
 
     Raises:
         TournamentConflict: ``results_exist``, ``complete``.
-        TournamentError: ``bad_reason``.
+        TournamentError: ``too_few_players`` ("4 players cannot fill a table: the smallest
+            table seats 5"), ``bad_reason``.
     """
-    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
     if rnd.state == Round.State.COMPLETE:
         raise TournamentConflict("complete", params={"round": rnd.number})
     if rnd.state == Round.State.PLANNED:
@@ -219,6 +271,7 @@ def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Ro
             "results_exist",
             round=rnd.number,
         )
+    _check_seatable(rnd.tournament, len(_active(rnd.tournament, rnd.number)))
     rnd.seats.all().delete()
     rnd.sit_outs.all().delete()
     rnd.tables.all().delete()

@@ -72,10 +72,20 @@ def _seating_failed(round_id: int, error: TournamentError) -> Round | None:
     rnd.failure = {
         "code": error.code,
         "template": str(error.template),
-        "params": {k: v for k, v in error.context().items() if isinstance(v, (str, int, float))},
+        "params": {k: _as_json(v) for k, v in error.context().items()},
     }
     rnd.save(update_fields=("state", "failure"))
     return rnd
+
+
+def _as_json(value: object) -> object:
+    """A value a failure's sentence names, kept as JSON so that it renders the same from
+    ``Round.failure`` (numbers and text as they are, lists as lists, anything else as text)."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list | tuple):
+        return [_as_json(v) for v in value]
+    return str(value)
 
 
 def _seating_resend(*, now: Any, resend_before: Any) -> int:
