@@ -1,7 +1,8 @@
 """gunicorn's configuration for the real mode: ``make serve`` runs
 ``gunicorn -c gunicorn.conf.py config.wsgi``.
 
-Every value comes from the environment, with these defaults:
+Every value comes from the environment (and from ``.env`` when present, as for the settings:
+variables already in the environment win; empty counts as unset), with these defaults:
 
 - ``bind``: ``HOST:PORT`` (127.0.0.1:8000);
 - ``workers``: ``WEB_CONCURRENCY``, else 2 × the CPUs this process may use + 1 (sync workers:
@@ -23,6 +24,12 @@ Every value comes from the environment, with these defaults:
 """
 
 import os
+from pathlib import Path
+
+import environ
+
+if (Path(__file__).resolve().parent / ".env").is_file():
+    environ.Env.read_env(Path(__file__).resolve().parent / ".env")
 
 
 def _setting(name: str, default: int) -> int:

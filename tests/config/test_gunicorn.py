@@ -30,9 +30,10 @@ SETTINGS = (
 
 def load(monkeypatch: pytest.MonkeyPatch, **environment: str) -> Config:
     """The file as gunicorn loads it (``Application.load_config_from_file``: each name it
-    knows, through its validators), under ``environment`` and nothing else of ours."""
+    knows, through its validators), under ``environment`` and nothing else of ours (empty
+    values count as unset and hide whatever a developer's ``.env`` holds)."""
     for name in SETTINGS:
-        monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv(name, "")
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     config = Config()
