@@ -175,12 +175,15 @@ def redis_ping(url: str) -> Check:
     """``PING`` the Redis server at ``url`` on a fresh connection, within
     ``HEALTH_TIMEOUT_SECONDS`` to connect and as much to answer, without retrying."""
     timeout = settings.HEALTH_TIMEOUT_SECONDS
-    client = redis.Redis.from_url(
-        url,
-        socket_connect_timeout=timeout,
-        socket_timeout=timeout,
-        retry=Retry(NoBackoff(), 0),
-    )
+    try:
+        client = redis.Redis.from_url(
+            url,
+            socket_connect_timeout=timeout,
+            socket_timeout=timeout,
+            retry=Retry(NoBackoff(), 0),
+        )
+    except ValueError as error:
+        return Check("error", f"not a valid Redis URL ({type(error).__name__})")
     try:
         client.ping()
     except (redis.RedisError, OSError) as error:

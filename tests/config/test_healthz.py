@@ -261,6 +261,21 @@ def test_a_redis_that_never_answers_fails_within_the_timeout(
     assert reasons(body)["broker"] == "Redis did not answer (TimeoutError)"
 
 
+@pytest.mark.usefixtures("limits", "eager")
+def test_a_cache_url_that_is_not_valid_fails_without_showing_it(
+    client: Client, settings: Settings
+) -> None:
+    seen(TICK, 1)
+    settings.CACHES = redis_cache("redis://:secret@127.0.0.1:notaport/0")
+
+    status, body = healthz(client)
+
+    assert status == 503
+    assert body["failing"] == ["cache"]
+    assert reasons(body)["cache"] == "not a valid Redis URL (ValueError)"
+    assert "secret" not in str(body) and "notaport" not in str(body)
+
+
 def test_django_redis_style_locations_are_read(settings: Settings) -> None:
     from ops.health import cache_redis_url
 
