@@ -49,9 +49,9 @@ lint: setup ## ruff check, ruff format --check, mypy (all apps; --strict tonkrul
 	$(BIN)/mypy --strict tonkrules
 	$(BIN)/lint-imports
 
-serve: setup ## real-mode web server: collectstatic, then gunicorn on 127.0.0.1:8000
+serve: setup ## real-mode web server: collectstatic, then gunicorn (gunicorn.conf.py) on 127.0.0.1:8000
 	$(PY) manage.py collectstatic --noinput
-	$(BIN)/gunicorn config.wsgi --bind $(HOST):$(PORT)
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/gunicorn -c gunicorn.conf.py config.wsgi
 
 worker: setup ## a Celery worker (needs CELERY_BROKER_URL)
 	@$(BROKER_CHECK)

@@ -276,6 +276,10 @@ class Server:
             *spec.args(),
             "--log-level",
             "warning",
+            # gunicorn also reads the project's gunicorn.conf.py (from --chdir): keep its
+            # workers for the whole run (no restart after max_requests in mid-measure).
+            "--max-requests",
+            "0",
         ]
         self.process = subprocess.Popen(
             command,
@@ -294,7 +298,8 @@ class Server:
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=2) as s:
                     s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                    if s.recv(64).startswith(b"HTTP/1.1 200"):
+                    # The app answers: ready. 503 too, since no tick or worker runs here.
+                    if s.recv(64).startswith((b"HTTP/1.1 200", b"HTTP/1.1 503")):
                         return
             except OSError:
                 pass

@@ -11,6 +11,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from django_guid.integrations import CeleryIntegration
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -55,12 +56,15 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "django_guid",
     "ops",
     "scoring",
     "tournaments",
 ]
 
 MIDDLEWARE = [
+    # First, so that every later log line of the request carries its id (see LOGGING).
+    "django_guid.middleware.guid_middleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -186,6 +190,64 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "ops.tasks.tick",
         "schedule": TICK_SECONDS,
         "options": {"expires": TICK_SECONDS},
+    },
+}
+
+# --- Health and logs --------------------------------------------------------------------------
+
+# /healthz (ops.health) fails when no Celery worker beat within HEALTH_WORKER_SECONDS (each
+# worker beats every quarter of it), when the last tick is older than HEALTH_TICK_SECONDS, or
+# when background work has waited longer than HEALTH_WAITING_SECONDS; each Redis check (cache,
+# broker) gives up after HEALTH_TIMEOUT_SECONDS to connect and as much to answer.
+HEALTH_WORKER_SECONDS = env.float("HEALTH_WORKER_SECONDS", default=60.0)
+HEALTH_TICK_SECONDS = env.float("HEALTH_TICK_SECONDS", default=3 * TICK_SECONDS)
+HEALTH_WAITING_SECONDS = env.float("HEALTH_WAITING_SECONDS", default=120.0)
+HEALTH_TIMEOUT_SECONDS = env.float("HEALTH_TIMEOUT_SECONDS", default=0.5)
+if not 0 < HEALTH_TIMEOUT_SECONDS < 1:
+    raise ImproperlyConfigured("HEALTH_TIMEOUT_SECONDS must be above 0 and under 1.")
+
+# Request ids (django-guid): an incoming X-Request-ID is taken when it is a UUID (what load
+# balancers and nginx's $request_id send; anything else is replaced, with a warning), otherwise
+# one is made; it is returned in the response's X-Request-ID, carried into the Celery tasks the
+# request sends, and printed on every log line (a task the tick sent gets an id of its own).
+DJANGO_GUID = {
+    "GUID_HEADER_NAME": "X-Request-ID",
+    "RETURN_HEADER": True,
+    "EXPOSE_HEADER": True,
+    "VALIDATE_GUID": True,
+    # use_django_logging: a Celery worker keeps this LOGGING instead of setting up its own.
+    "INTEGRATIONS": [CeleryIntegration(use_django_logging=True)],
+}
+
+# Logs: every line to stderr at LOG_LEVEL and above (default INFO), with its request id ("-"
+# outside a request or task); errors with their tracebacks: a 500's (django.request), a failed
+# task's in the worker (celery.app.trace), the broker errors of ops.background. DEBUG changes
+# nothing here.
+LOG_LEVEL = (env.str("LOG_LEVEL", default="") or "INFO").upper()
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL.")
+LOGGING: dict[str, object] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "config.logs.RequestIdFilter"}},
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "filters": ["request_id"],
+            "formatter": "line",
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own handlers (console with DEBUG only, mail to ADMINS) give way to stderr.
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "django.server": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        # django-guid tells of every id it makes at INFO: only its warnings.
+        "django_guid": {"level": "WARNING"},
     },
 }
 

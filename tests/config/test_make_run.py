@@ -2,12 +2,14 @@
 and serves the home page and the admin (issue #2: "make run serves http://127.0.0.1:8000/";
 issue #4: "one game of each kind in progress")."""
 
+import json
 import os
 import re
 import signal
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -68,6 +70,16 @@ def test_make_run_serves_home_page_and_admin(tmp_path: Path) -> None:
         status, table = fetch(f"http://127.0.0.1:{port}{links[0][1]}")
         assert status == 200
         assert "Ana" in table and "Cyd" in table
+        # The tick loop runs beside the server: once it has ticked, the health check passes.
+        while True:
+            try:
+                status, health = fetch(f"http://127.0.0.1:{port}/healthz")
+                break
+            except urllib.error.HTTPError as error:
+                assert time.monotonic() < deadline, error.read().decode()
+                time.sleep(0.5)
+        assert status == 200
+        assert json.loads(health)["status"] == "ok"
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=20)

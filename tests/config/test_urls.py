@@ -6,6 +6,8 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 
+from ops.background import TICK, beat
+
 
 def test_home_names_the_three_games(client: Client) -> None:
     response = client.get("/")
@@ -33,11 +35,16 @@ def test_admin_shows_login_page(client: Client) -> None:
 
 
 @pytest.mark.django_db
-def test_healthz_reports_database_up(client: Client) -> None:
+@pytest.mark.usefixtures("celery_eager")
+def test_healthz_reports_each_check(client: Client) -> None:
+    beat(TICK)
+
     response = client.get("/healthz")
 
+    # Every check and its failures: tests/config/test_healthz.py.
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": True}
+    assert response.json()["status"] == "ok"
+    assert response.json()["checks"]["database"] == {"status": "ok", "reason": "answers"}
 
 
 def test_api_schema_is_openapi_document(client: Client) -> None:
