@@ -159,9 +159,11 @@ def _schedule_part(tournament: Tournament, number: int) -> dict[str, Any]:
 
 
 def round_seating_compute(*, round_id: int) -> Round:
-    """Seat a planned round: choose the tables (``tournaments.seating``), start each table's
-    game (waiting until the round is published), record seats and sit-outs. Safe to run twice:
-    a round already seated is returned as it is."""
+    """Seat a planned round: choose the tables (``tournaments.seating``), start the tables'
+    games (waiting until the round is published; ``scoring.services.games_start``), record
+    tables, seats and sit-outs, each kind of row in one statement: the statements do not grow
+    with the number of tables. Safe to run twice: a round already seated is returned as it
+    is."""
     with transaction.atomic():
         rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
         if rnd.state != Round.State.PLANNED:
@@ -175,26 +177,28 @@ def round_seating_compute(*, round_id: int) -> Round:
         # Keyed as the seating answers (seating.Player: registration ids).
         by_id: dict[Hashable, Registration] = {r.pk: r for r in active}
         part = _schedule_part(tournament, rnd.number)
-        for number, table in enumerate(seating.tables, 1):
-            seated = [by_id[i] for i in table.players]
-            game, _created = scoring_services.game_start(
-                kind=tournament.kind,
-                players=[SeatSpec(r.player.name, r.player_id) for r in seated],
-                options=tournament.options or None,
-                stake=tournament.stake or None,
-                currency=tournament.currency or None,
-                club=tournament.club,
-                waiting=True,
-                confirmation=tournament.confirmation,
-                directed=True,
-                origin=ORIGIN,
-                **part,
-            )
-            row = Table.objects.create(round=rnd, number=number, game=game)
-            TableSeat.objects.bulk_create(
-                TableSeat(table=row, round=rnd, position=i, registration=r)
-                for i, r in enumerate(seated)
-            )
+        seated = [[by_id[i] for i in table.players] for table in seating.tables]
+        games = scoring_services.games_start(
+            kind=tournament.kind,
+            tables=[[SeatSpec(r.player.name, r.player_id) for r in regs] for regs in seated],
+            options=tournament.options or None,
+            stake=tournament.stake or None,
+            currency=tournament.currency or None,
+            club=tournament.club,
+            waiting=True,
+            confirmation=tournament.confirmation,
+            directed=True,
+            origin=ORIGIN,
+            **part,
+        )
+        rows = Table.objects.bulk_create(
+            Table(round=rnd, number=number, game=game) for number, game in enumerate(games, 1)
+        )
+        TableSeat.objects.bulk_create(
+            TableSeat(table=row, round=rnd, position=i, registration=r)
+            for row, regs in zip(rows, seated, strict=True)
+            for i, r in enumerate(regs)
+        )
         SitOut.objects.bulk_create(
             SitOut(round=rnd, registration=by_id[i]) for i in seating.sit_outs
         )
