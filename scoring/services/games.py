@@ -279,7 +279,7 @@ def _games_create(
         for specs in tables
     )
     seats = Seat.objects.bulk_create(
-        Seat(game=game, position=i, name=s.name, player_id=s.player_id)
+        Seat(game_id=game.pk, position=i, name=s.name, player_id=s.player_id)
         for game, specs in zip(games, tables, strict=True)
         for i, s in enumerate(specs)
     )
@@ -290,7 +290,13 @@ def _games_create(
     if len(games) == 1:
         Game.objects.filter(pk=games[0].pk).update(seating=games[0].seating)
     else:
-        Game.objects.bulk_update(games, ("seating",))
+        # Every row's seating in one statement: the rows just inserted, inserted again on
+        # their ids with ON CONFLICT (id) DO UPDATE of the seating alone. The same UPDATE as
+        # bulk_update's, without its CASE of one compiled WHEN per game (500 games: about 50
+        # ms of CPU, not 170).
+        Game.objects.bulk_create(
+            games, update_conflicts=True, unique_fields=("id",), update_fields=("seating",)
+        )
     _announce_all((game.pk for game in games), Change.STARTED, origin)
     return games
 

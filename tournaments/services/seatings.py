@@ -191,16 +191,18 @@ def round_seating_compute(*, round_id: int) -> Round:
             origin=ORIGIN,
             **part,
         )
+        # Ids, not instances: the rows are many, and each related instance costs.
         rows = Table.objects.bulk_create(
-            Table(round=rnd, number=number, game=game) for number, game in enumerate(games, 1)
+            Table(round_id=rnd.pk, number=number, game_id=game.pk)
+            for number, game in enumerate(games, 1)
         )
         TableSeat.objects.bulk_create(
-            TableSeat(table=row, round=rnd, position=i, registration=r)
+            TableSeat(table_id=row.pk, round_id=rnd.pk, position=i, registration_id=r.pk)
             for row, regs in zip(rows, seated, strict=True)
             for i, r in enumerate(regs)
         )
         SitOut.objects.bulk_create(
-            SitOut(round=rnd, registration=by_id[i]) for i in seating.sit_outs
+            SitOut(round_id=rnd.pk, registration_id=by_id[i].pk) for i in seating.sit_outs
         )
         rnd.state = Round.State.SEATED
         rnd.seated_at = timezone.now()
@@ -250,6 +252,7 @@ def _seating_for(
                 sit_outs=tuple(part["sit_outs"]),
             )
     method = "swiss" if tournament.method == Tournament.Method.SWISS else "balanced"
+    seated = set(ids)
     try:
         return seating.seat_round(
             ids,
@@ -257,7 +260,7 @@ def _seating_for(
             sizes=tournament.sizes,
             prefer=tournament.prefer,
             method=method,
-            standing=[i for i in standing if i in set(ids)],
+            standing=[i for i in standing if i in seated],
             sit_outs_so_far=sit_outs,
             dealer_counts=dealers,
             seed=[tournament.seed, number],
