@@ -16,8 +16,8 @@ dropped again at the end, whatever happens; no other database is touched):
    and gunicorn (``config.wsgi``, ``sync:2`` as ``bench/entry.py``), both with
    ``DJANGO_SETTINGS_MODULE=bench.settings``, ``DEBUG=false``, ``CONN_MAX_AGE`` 60, the broker
    ``--broker-url`` (Redis; default ``redis://127.0.0.1:6379/14``) and a Celery queue of this
-   run's own (``bench-rounds-<pid>-<random>``), so that no other worker on the same Redis
-   takes its tasks and this worker takes no one else's;
+   run's own (``bench-rounds-<pid>-<random>``, removed at the end), so that no other worker on
+   the same Redis takes its tasks and this worker takes no one else's;
 3. for each run (``--runs``, default 3) and each case (500 tables, then 100 tables): creates a
    Rook tournament of that many of the club's players (tables of exactly 4, one hand a round,
    written in this process: the tournament through ``tournaments.services``, the
@@ -233,6 +233,17 @@ def worker_running(env: dict[str, str]) -> Iterator[Worker]:
             worker.kill()
             worker.wait()
         log_path.unlink(missing_ok=True)
+
+
+def queue_drop(broker_url: str, queue: str) -> None:
+    """Remove this run's queue from Redis: its messages (none when all went well) and the
+    bindings kombu keeps for it."""
+    import redis
+
+    with contextlib.suppress(redis.RedisError):
+        redis.Redis.from_url(broker_url, socket_connect_timeout=2, socket_timeout=2).delete(
+            queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}"
+        )
 
 
 # --- the API client ----------------------------------------------------------------------------
@@ -476,16 +487,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     load = os.getloadavg()
     figures = {(tables, n): Figures(tables, n) for tables in CASES for n in (1, 2)}
     text = ""
+    queue = f"bench-rounds-{os.getpid()}-{secrets.token_hex(4)}"
     try:
         log(f"creating the scratch database {args.db_name}")
         database_create(args.db_name)
         django_setup(args.db_name)
         club = club_create(max(CASES) * TABLE_SIZE)
         env = server_environment(args.db_name)
-        env.update(
-            CELERY_BROKER_URL=args.broker_url,
-            BENCH_CELERY_QUEUE=f"bench-rounds-{os.getpid()}-{secrets.token_hex(4)}",
-        )
+        env.update(CELERY_BROKER_URL=args.broker_url, BENCH_CELERY_QUEUE=queue)
         log("starting the celery worker")
         with worker_running(env) as worker:
             server = Server(ServerSpec("sync", 2), env, ROOT)
@@ -520,6 +529,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             connections.close_all()
         log(f"dropping the scratch database {args.db_name}")
         database_drop(args.db_name)
+        queue_drop(args.broker_url, queue)
     print(text)
     missed = [line for line, met in targets(list(figures.values())) if not met]
     for line in missed:
