@@ -494,7 +494,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         django_setup(args.db_name)
         club = club_create(max(CASES) * TABLE_SIZE)
         env = server_environment(args.db_name)
-        env.update(CELERY_BROKER_URL=args.broker_url, BENCH_CELERY_QUEUE=queue)
+        env.update(
+            CELERY_BROKER_URL=args.broker_url,
+            BENCH_CELERY_QUEUE=queue,
+            # The worker imports the app from this tree (gunicorn runs with --chdir ROOT).
+            PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
+        )
         log("starting the celery worker")
         with worker_running(env) as worker:
             server = Server(ServerSpec("sync", 2), env, ROOT)
