@@ -45,7 +45,7 @@ from scoring.errors import NotAllowed
 from scoring.games import adapter_for
 from scoring.htmx import HtmxHttpRequest
 from scoring.models import Game, Hand, Seat
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.errors import TournamentError, failure_message
 from tournaments.forms import (
     RegisterForm,
@@ -195,24 +195,22 @@ def _unconfirmed(game_ids: list[int]) -> dict[int, list[tuple[int, str]]]:
 
 
 def _tables(rnd: Round, request: HtmxHttpRequest | None = None) -> list[TableView]:
-    """The round's tables (four queries), each flagged with its disputed and provisional
-    hands; with ``request``, each table's absolute link."""
+    """The round's tables (four queries, whatever their number; the seats as plain rows:
+    ``selectors.round_tables``), each flagged with its disputed and provisional hands; with
+    ``request``, each table's absolute link."""
     out = []
-    tables = list(
-        rnd.tables.select_related("game")
-        .prefetch_related("seats__registration__player")
-        .order_by("number")
-    )
+    tables = list(rnd.tables.select_related("game").order_by("number"))
+    seated = {t.number: t.seats for t in selectors.round_tables(rnd)}
     waiting = _unconfirmed([t.game_id for t in tables])
     for table in tables:
         seats = [
             SeatView(
-                name=seat.substitute or seat.registration.player.name,
-                registered=seat.registration.player.name,
+                name=seat.name,
+                registered=seat.player,
                 substitute=seat.substitute,
                 first_dealer=i == 0,
             )
-            for i, seat in enumerate(table.seats.all())
+            for i, seat in enumerate(seated.get(table.number, ()))
         ]
         url = reverse("scoring:table", kwargs={"key": table.game.table_key})
         unconfirmed = waiting.get(table.game_id, [])

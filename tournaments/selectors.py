@@ -1,4 +1,5 @@
-"""Reads of the tournaments app: the standings, computed in two queries and cached; the
+"""Reads of the tournaments app: the standings, computed in two queries and cached; a round's
+tables with their seats in two queries whatever their number (:func:`round_tables`); the
 tournament's audit (:func:`tournament_audit`).
 
 The rules live in the pure ``tournaments.standings``; this module reads what they need from the
@@ -65,6 +66,60 @@ class Standings:
     rounds_complete: int
     rows: tuple[StandingRow, ...]
     tiebreaks: tuple[TiebreakColumn, ...]
+
+
+@dataclass(frozen=True)
+class RoundTableSeat:
+    """A seat at a round's table: its position (0: the first dealer), the registration, the
+    registered player's name and the substitute playing it (or "")."""
+
+    position: int
+    registration_id: int
+    player: str
+    substitute: str
+
+    @property
+    def name(self) -> str:
+        """Who sits there: the substitute, else the registered player."""
+        return self.substitute or self.player
+
+
+@dataclass(frozen=True)
+class RoundTable:
+    """A table of a round: its number, state, game (id and table key) and seats in seat order
+    from the first dealer."""
+
+    number: int
+    state: str
+    game_id: int
+    table_key: str
+    seats: tuple[RoundTableSeat, ...]
+
+    @property
+    def first_dealer(self) -> str:
+        return self.seats[0].name if self.seats else ""
+
+
+def round_tables(rnd: Round) -> list[RoundTable]:
+    """Round ``rnd``'s tables in number order, with their seats: two queries of plain rows
+    (no model instances), however many tables (500 at a 2,000-player round)."""
+    seats: dict[int, list[RoundTableSeat]] = {}
+    for table_id, position, registration_id, player, substitute in (
+        TableSeat.objects.filter(round=rnd)
+        .order_by("table_id", "position")
+        .values_list(
+            "table_id", "position", "registration_id", "registration__player__name", "substitute"
+        )
+    ):
+        seats.setdefault(table_id, []).append(
+            RoundTableSeat(position, registration_id, player, substitute)
+        )
+    return [
+        RoundTable(number, state, game_id, table_key, tuple(seats.get(pk, ())))
+        for pk, number, state, game_id, table_key in rnd.tables.order_by("number").values_list(
+            "pk", "number", "state", "game_id", "game__table_key"
+        )
+    ]
 
 
 def standings(tournament: Tournament) -> Standings:

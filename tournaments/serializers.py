@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 from scoring.models import Game, HandEvent
 from scoring.serializers import BlankAsNullCharField, GameNameField, JsonObjectField
+from tournaments import selectors
 from tournaments.errors import failure_message
 from tournaments.models import AuditEntry, Round, Table, Tournament
 from tournaments.selectors import Standings
@@ -75,11 +76,12 @@ class RegistrationOut(serializers.Serializer[Any]):
 
 class TableSeatOut(serializers.Serializer[Any]):
     """A seat at a round's table, from the first dealer clockwise: the registration, the
-    player's name and the substitute playing it (or null)."""
+    player's name and the substitute playing it (or null). Renders a
+    :class:`tournaments.selectors.RoundTableSeat`."""
 
     seat = serializers.SerializerMethodField()
     registration = serializers.IntegerField(source="registration_id")
-    player = serializers.CharField(source="registration.player.name")
+    player = serializers.CharField()
     substitute = BlankAsNullCharField()
 
     def get_seat(self, seat: Any) -> int:
@@ -88,18 +90,15 @@ class TableSeatOut(serializers.Serializer[Any]):
 
 class RoundTableOut(serializers.Serializer[Any]):
     """A table of a seated round: its number, state, seats and first dealer; for directors
-    (``context={"director": True}``) also its game's id and table key."""
+    (``context={"director": True}``) also its game's id and table key. Renders a
+    :class:`tournaments.selectors.RoundTable`."""
 
     number = serializers.IntegerField()
     state = serializers.ChoiceField(choices=Table.State.choices)
-    seats = TableSeatOut(many=True, source="seats.all")
-    first_dealer = serializers.SerializerMethodField()
+    seats = TableSeatOut(many=True)
+    first_dealer = serializers.CharField()
     game = serializers.IntegerField(source="game_id", required=False)
-    table_key = serializers.CharField(source="game.table_key", required=False)
-
-    def get_first_dealer(self, table: Table) -> str:
-        first = table.seats.all()[0]
-        return first.substitute or first.registration.player.name
+    table_key = serializers.CharField(required=False)
 
     def to_representation(self, instance: Any) -> Any:
         body = super().to_representation(instance)
@@ -160,8 +159,7 @@ class RoundOut(serializers.Serializer[Any]):
     def get_tables(self, rnd: Round) -> Any:
         if rnd.state in UNSEATED:
             return []
-        tables = rnd.tables.select_related("game").prefetch_related("seats__registration__player")
-        return RoundTableOut(tables, many=True, context=self.context).data
+        return RoundTableOut(selectors.round_tables(rnd), many=True, context=self.context).data
 
     @extend_schema_field(SitOutOut(many=True))
     def get_sit_outs(self, rnd: Round) -> Any:

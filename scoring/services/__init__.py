@@ -2,7 +2,8 @@
 
 - :mod:`~scoring.services.seam`: the listener registry and the announcement of a change to the
   layer above;
-- :mod:`~scoring.services.games`: starting, opening, limiting, seat replacement, finishing;
+- :mod:`~scoring.services.games`: starting, opening, limiting, seat replacement, finishing (one
+  game, or a round's tables at once);
 - :mod:`~scoring.services.hands`: recording, correcting and voiding hands, the totals rebuild;
 - :mod:`~scoring.services.sheets`: score-sheet imports and background scoring jobs;
 - :mod:`~scoring.services.trust`: confirming, disputing, resolving, restoring, rotating links
@@ -42,6 +43,9 @@ from scoring.services.games import (
     game_limit_set,
     game_open,
     game_start,
+    games_finish,
+    games_open,
+    games_start,
     seat_replace,
 )
 from scoring.services.hands import (
@@ -83,6 +87,9 @@ __all__ = [
     "game_open",
     "game_start",
     "game_totals_rebuild",
+    "games_finish",
+    "games_open",
+    "games_start",
     "hand_confirm",
     "hand_correct",
     "hand_dispute",

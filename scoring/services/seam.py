@@ -9,7 +9,7 @@ Names starting with ``_`` are shared within ``scoring.services`` only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 
@@ -43,12 +43,21 @@ def game_changed_unregister(listener: Listener) -> None:
 def _announce(game_id: int, change: Change, origin: str | None) -> None:
     """Announce one change to game ``game_id``, once, after the outermost transaction commits
     (not at all if it rolls back), to every listener but the one named ``origin``."""
-    event = GameChanged(game_id=game_id, change=change, origin=origin)
+    _announce_all((game_id,), change, origin)
+
+
+def _announce_all(game_ids: Iterable[int], change: Change, origin: str | None) -> None:
+    """Announce the same change to each game of ``game_ids`` (a round's tables), each once, in
+    that order, after the outermost transaction commits, to every listener but the one named
+    ``origin``: one callback on commit for them all, none when no listener would hear them."""
     listeners = [cb for cb, name in _game_changed if origin is None or name != origin]
     if listeners:
-        transaction.on_commit(lambda: _deliver(event, listeners))
+        events = [GameChanged(game_id=g, change=change, origin=origin) for g in game_ids]
+        if events:
+            transaction.on_commit(lambda: _deliver(events, listeners))
 
 
-def _deliver(event: GameChanged, listeners: Sequence[Listener]) -> None:
-    for listener in listeners:
-        listener(event)
+def _deliver(events: Sequence[GameChanged], listeners: Sequence[Listener]) -> None:
+    for event in events:
+        for listener in listeners:
+            listener(event)

@@ -163,8 +163,9 @@ def round_publish(*, round: Round, by: Any = None, reason: object = "") -> Round
         return rnd
     if rnd.state != Round.State.SEATED:
         raise TournamentConflict("not_seated", params={"round": rnd.number})
-    for table in rnd.tables.select_related("game"):
-        scoring_services.game_open(game=table.game, origin=ORIGIN)
+    scoring_services.games_open(
+        game_ids=rnd.tables.values_list("game_id", flat=True), origin=ORIGIN
+    )
     now = timezone.now()
     rnd.state = Round.State.PUBLISHED
     rnd.published_at = now
@@ -179,16 +180,19 @@ def round_publish(*, round: Round, by: Any = None, reason: object = "") -> Round
 
 
 def _complete(rnd: Round, by: Any = None) -> None:
-    """Close a round (its row locked): tables with no hands are not played, every game is
-    finished (corrections stay possible: a director's, with a reason), and the standings count
-    the round. Kept in the audit (``complete``; ``by`` None: completed by its last result)."""
-    for table in rnd.tables.select_related("game"):
-        if table.game.current_hands == 0:
-            table.state = Table.State.NOT_PLAYED
-        elif table.state != Table.State.REPORTED:
-            table.state = Table.State.REPORTED
-        table.save(update_fields=("state",))
-        scoring_services.game_finish(game=table.game, origin=ORIGIN)
+    """Close a round (its row locked): every game is finished (corrections stay possible: a
+    director's, with a reason), then tables with no hands are not played and the others
+    reported, and the standings count the round. Kept in the audit (``complete``; ``by``
+    None: completed by its last result). A few statements whatever the number of tables: the
+    games locked and finished together (``scoring.services.games_finish``; no hand can arrive
+    after that), the tables' states set by two updates."""
+    scoring_services.games_finish(
+        game_ids=rnd.tables.values_list("game_id", flat=True), origin=ORIGIN
+    )
+    rnd.tables.filter(game__current_hands=0).update(state=Table.State.NOT_PLAYED)
+    rnd.tables.filter(game__current_hands__gt=0).exclude(state=Table.State.REPORTED).update(
+        state=Table.State.REPORTED
+    )
     rnd.state = Round.State.COMPLETE
     rnd.completed_at = timezone.now()
     rnd.save(update_fields=("state", "completed_at"))

@@ -169,9 +169,11 @@ def _schedule_part(tournament: Tournament, number: int) -> dict[str, Any]:
 
 
 def round_seating_compute(*, round_id: int) -> Round:
-    """Seat a planned round: choose the tables (``tournaments.seating``), start each table's
-    game (waiting until the round is published), record seats and sit-outs. Safe to run twice:
-    a round already seated is returned as it is."""
+    """Seat a planned round: choose the tables (``tournaments.seating``), start the tables'
+    games (waiting until the round is published; ``scoring.services.games_start``), record
+    tables, seats and sit-outs, each kind of row in one statement: the statements do not grow
+    with the number of tables. Safe to run twice: a round already seated is returned as it
+    is."""
     with transaction.atomic():
         rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
         if rnd.state != Round.State.PLANNED:
@@ -185,28 +187,32 @@ def round_seating_compute(*, round_id: int) -> Round:
         # Keyed as the seating answers (seating.Player: registration ids).
         by_id: dict[Hashable, Registration] = {r.pk: r for r in active}
         part = _schedule_part(tournament, rnd.number)
-        for number, table in enumerate(seating.tables, 1):
-            seated = [by_id[i] for i in table.players]
-            game, _created = scoring_services.game_start(
-                kind=tournament.kind,
-                players=[SeatSpec(r.player.name, r.player_id) for r in seated],
-                options=tournament.options or None,
-                stake=tournament.stake or None,
-                currency=tournament.currency or None,
-                club=tournament.club,
-                waiting=True,
-                confirmation=tournament.confirmation,
-                directed=True,
-                origin=ORIGIN,
-                **part,
-            )
-            row = Table.objects.create(round=rnd, number=number, game=game)
-            TableSeat.objects.bulk_create(
-                TableSeat(table=row, round=rnd, position=i, registration=r)
-                for i, r in enumerate(seated)
-            )
+        seated = [[by_id[i] for i in table.players] for table in seating.tables]
+        games = scoring_services.games_start(
+            kind=tournament.kind,
+            tables=[[SeatSpec(r.player.name, r.player_id) for r in regs] for regs in seated],
+            options=tournament.options or None,
+            stake=tournament.stake or None,
+            currency=tournament.currency or None,
+            club=tournament.club,
+            waiting=True,
+            confirmation=tournament.confirmation,
+            directed=True,
+            origin=ORIGIN,
+            **part,
+        )
+        # Ids, not instances: the rows are many, and each related instance costs.
+        rows = Table.objects.bulk_create(
+            Table(round_id=rnd.pk, number=number, game_id=game.pk)
+            for number, game in enumerate(games, 1)
+        )
+        TableSeat.objects.bulk_create(
+            TableSeat(table_id=row.pk, round_id=rnd.pk, position=i, registration_id=r.pk)
+            for row, regs in zip(rows, seated, strict=True)
+            for i, r in enumerate(regs)
+        )
         SitOut.objects.bulk_create(
-            SitOut(round=rnd, registration=by_id[i]) for i in seating.sit_outs
+            SitOut(round_id=rnd.pk, registration_id=by_id[i].pk) for i in seating.sit_outs
         )
         rnd.state = Round.State.SEATED
         rnd.seated_at = timezone.now()
@@ -256,6 +262,7 @@ def _seating_for(
                 sit_outs=tuple(part["sit_outs"]),
             )
     method = "swiss" if tournament.method == Tournament.Method.SWISS else "balanced"
+    seated = set(ids)
     try:
         return seating.seat_round(
             ids,
@@ -263,7 +270,7 @@ def _seating_for(
             sizes=tournament.sizes,
             prefer=tournament.prefer,
             method=method,
-            standing=[i for i in standing if i in set(ids)],
+            standing=[i for i in standing if i in seated],
             sit_outs_so_far=sit_outs,
             dealer_counts=dealers,
             seed=[tournament.seed, number],
