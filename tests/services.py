@@ -8,17 +8,20 @@ with the reason when one is missing, and fails with the same reason under ``REQU
 import os
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
 import redis
 from django.conf import settings
+from django.db import connections
 
 from config.celery import app
 
@@ -152,3 +155,40 @@ def celery_configured(**conf: object) -> Iterator[None]:
     finally:
         app.conf.update(saved)
         drop_pools()
+
+
+def at_once(n: int, call: Callable[[int], Any]) -> list[Any]:
+    """Run ``call(i)`` for i in 0..n-1 in ``n`` threads released together, each on its own
+    database connection (closed at the end). Returns the results in order; an exception is
+    returned in its place, not raised."""
+    barrier = threading.Barrier(n)
+    results: list[Any] = [None] * n
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = call(i)
+        except Exception as exc:  # returned to the test
+            results[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results
+
+
+def wait_until(what: str, check: Callable[[], Any], *, seconds: float, log: str = "") -> Any:
+    """Poll ``check()`` every 50 ms until it returns something truthy, and return it; fail
+    saying ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: still not so after {seconds} s\n{log}", pytrace=False)
+        time.sleep(0.05)

@@ -213,7 +213,15 @@ def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Ro
         raise TournamentConflict("complete", params={"round": rnd.number})
     if rnd.state == Round.State.PLANNED:
         return rnd
-    games = list(rnd.tables.values_list("game_id", flat=True))
+    # The games locked (in id order, so two such requests never deadlock) before they are
+    # checked: a hand being recorded holds its game's lock, so either it commits first
+    # (then the check sees it: 409) or it waits and finds its game gone (404), never half-way.
+    games = list(
+        Game.objects.select_for_update()
+        .filter(pk__in=rnd.tables.values("game_id"))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
     if Game.objects.filter(pk__in=games, last_number__gt=0).exists():
         raise TournamentConflict(
             "results_exist",
