@@ -130,7 +130,25 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Cache ------------------------------------------------------------------------------------
 
 CACHE_URL = env.str("CACHE_URL", default="")
-if CACHE_URL:
+# The cache holds only what the database can recompute (the standings), so a Redis cache that
+# is down or slow must not fail a request: django-redis answers a miss (a write does nothing)
+# within a second and logs the error (logger "django_redis.cache"); the standings are then
+# computed from the database.
+CACHE_SOCKET_TIMEOUT = env.float("CACHE_SOCKET_TIMEOUT", default=1.0)
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": CACHE_URL,
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": CACHE_SOCKET_TIMEOUT,
+                "SOCKET_TIMEOUT": CACHE_SOCKET_TIMEOUT,
+            },
+        }
+    }
+elif CACHE_URL:
     CACHES = {"default": env.cache_url_config(CACHE_URL)}
 else:
     CACHES = {
