@@ -136,18 +136,23 @@ CACHE_URL = env.str("CACHE_URL", default="")
 # computed from the database.
 CACHE_SOCKET_TIMEOUT = env.float("CACHE_SOCKET_TIMEOUT", default=1.0)
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
-if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
-    CACHES = {
-        "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
-            "LOCATION": CACHE_URL,
-            "OPTIONS": {
-                "IGNORE_EXCEPTIONS": True,
-                "SOCKET_CONNECT_TIMEOUT": CACHE_SOCKET_TIMEOUT,
-                "SOCKET_TIMEOUT": CACHE_SOCKET_TIMEOUT,
-            },
-        }
+
+
+def redis_cache(url: str, socket_timeout: float = CACHE_SOCKET_TIMEOUT) -> dict[str, object]:
+    """The cache settings for a Redis at ``url`` that tolerate its outage (tests reuse it)."""
+    return {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": url,
+        "OPTIONS": {
+            "IGNORE_EXCEPTIONS": True,
+            "SOCKET_CONNECT_TIMEOUT": socket_timeout,
+            "SOCKET_TIMEOUT": socket_timeout,
+        },
     }
+
+
+if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {"default": redis_cache(CACHE_URL)}
 elif CACHE_URL:
     CACHES = {"default": env.cache_url_config(CACHE_URL)}
 else:
@@ -172,6 +177,13 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker that loses the broker (Redis restarted, down for an hour) reconnects for as long as
+# it takes, instead of exiting after 100 tries; the task it was running when the connection
+# went is cancelled and comes back from the broker (it is safe to run twice), as Celery 6 will
+# do by default.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TIMEZONE = TIME_ZONE
 # The longest task (seating 2,000 players, a standings refresh of a big event) takes seconds;
 # a task still running after TASK_TIME_LIMIT seconds is stopped (and tried again by the tick).

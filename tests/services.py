@@ -6,6 +6,8 @@ with the reason when one is missing, and fails with the same reason under ``REQU
 """
 
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -73,29 +75,51 @@ def database_url(settings_dict: dict[str, object]) -> str:
 
 @dataclass(frozen=True)
 class WorkerProcess:
-    """A running test worker: the broker it listens on and the file it logs to."""
+    """A running test worker: the broker it listens on, the file it logs to, its process id
+    (the leader of its own process group)."""
 
     broker_url: str
     log_path: Path
+    pid: int = 0
 
     def log(self) -> str:
         """What the worker has logged so far."""
         return self.log_path.read_text(errors="replace")
 
+    def kill(self) -> None:
+        """SIGKILL the worker's whole process group (kill -9: no clean-up, no acknowledgement)."""
+        os.killpg(self.pid, signal.SIGKILL)
+
+    def alive(self) -> bool:
+        """Whether the worker's process still runs (not a zombie)."""
+        try:
+            done, _status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        return done == 0
+
 
 @contextmanager
 def celery_worker_running(
-    *, database_settings: dict[str, object], broker_url: str, log_path: Path
+    *,
+    database_settings: dict[str, object],
+    broker_url: str,
+    log_path: Path,
+    env: dict[str, str] | None = None,
+    purge: bool = True,
 ) -> Iterator[WorkerProcess]:
-    """Run ``celery -A config worker`` on ``database_settings``' database and ``broker_url``.
+    """Run ``celery -A config worker`` on ``database_settings``' database and ``broker_url``,
+    in its own process group, with ``env`` added to its environment.
 
-    Purges the broker's queue first, waits until the worker logs that it is ready, and stops
-    the worker on the way out, whatever happened.
+    Purges the broker's queue first (unless ``purge`` is false: messages sent before the worker
+    starts are then for it), waits until the worker logs that it is ready, and stops the worker
+    on the way out, whatever happened.
     """
-    with app.connection_for_write(broker_url) as broker:
-        app.control.purge(connection=broker)
+    if purge:
+        with app.connection_for_write(broker_url) as broker:
+            app.control.purge(connection=broker)
 
-    env = {
+    environment = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": database_url(database_settings),
@@ -103,6 +127,7 @@ def celery_worker_running(
         "PYTHONPATH": os.pathsep.join(
             path for path in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")) if path
         ),
+        **(env or {}),
     }
     celery = Path(sys.executable).with_name("celery")
     command = [str(celery)] if celery.exists() else [sys.executable, "-m", "celery"]
@@ -110,14 +135,20 @@ def celery_worker_running(
     command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
     command += ["-n", f"pytest-{os.getpid()}@%h"]
 
-    with log_path.open("wb") as log:
+    with log_path.open("ab") as log:
+        start = log.tell()
         worker = subprocess.Popen(
-            command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            command,
+            cwd=PROJECT_ROOT,
+            env=environment,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
-    process = WorkerProcess(broker_url=broker_url, log_path=log_path)
+    process = WorkerProcess(broker_url=broker_url, log_path=log_path, pid=worker.pid)
     try:
         deadline = time.monotonic() + WORKER_READY_SECONDS
-        while " ready." not in process.log():
+        while " ready." not in process.log()[start:]:
             if worker.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(
                     f"celery worker did not get ready (exit status {worker.poll()}):\n"
@@ -133,6 +164,60 @@ def celery_worker_running(
         except subprocess.TimeoutExpired:
             worker.kill()
             worker.wait()
+
+
+class RedisServer:
+    """A ``redis-server`` of a test's own, on ``port`` (never the shared one), keeping nothing on
+    disk (``--save "" --appendonly no``); :meth:`stop` and :meth:`start` it again on the same
+    port to make an outage. Use as a context manager: stopped on the way out."""
+
+    def __init__(self, port: int, directory: Path) -> None:
+        self.port = port
+        self.directory = directory
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def url(self, db: int = 0) -> str:
+        """``redis://127.0.0.1:<port>/<db>``."""
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def ping(self) -> bool:
+        """Whether it answers."""
+        try:
+            return bool(
+                redis.Redis(port=self.port, socket_connect_timeout=0.5, socket_timeout=0.5).ping()
+            )
+        except redis.RedisError:
+            return False
+
+    def start(self) -> None:
+        """Start it and wait (10 s at most) until it answers."""
+        if self.ping():
+            pytest.fail(f"something already answers on port {self.port}", pytrace=False)
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no", "--dir", str(self.directory)]
+        with (self.directory / f"redis-{self.port}.log").open("ab") as log:
+            self.process = subprocess.Popen(
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        wait_until(f"redis-server on port {self.port} answers", self.ping, seconds=10)
+
+    def stop(self) -> None:
+        """Stop it at once (SIGKILL: no save, no goodbye) and wait until it is gone."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def __enter__(self) -> "RedisServer":
+        if shutil.which("redis-server") is None:
+            skip_or_fail("redis-server is not installed")
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 @contextmanager
