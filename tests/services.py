@@ -118,7 +118,54 @@ def celery_worker_running(
     if purge:
         with app.connection_for_write(broker_url) as broker:
             app.control.purge(connection=broker)
+    command = ["worker", "--pool=solo", "--concurrency=1", "-l", "info"]
+    command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+    command += ["-n", f"pytest-{os.getpid()}@%h"]
+    with _celery_running(
+        command,
+        ready=" ready.",
+        database_settings=database_settings,
+        broker_url=broker_url,
+        log_path=log_path,
+        env=env,
+    ) as process:
+        yield process
 
+
+@contextmanager
+def celery_beat_running(
+    *,
+    database_settings: dict[str, object],
+    broker_url: str,
+    log_path: Path,
+    env: dict[str, str] | None = None,
+) -> Iterator[WorkerProcess]:
+    """Run ``celery -A config beat`` (the tick every ``TICK_SECONDS``: set it in ``env``) on
+    ``broker_url``, its schedule file beside ``log_path``; stopped on the way out."""
+    schedule = log_path.with_name("celerybeat-schedule")
+    command = ["beat", "-l", "info", "-s", str(schedule), "--max-interval", "1"]
+    with _celery_running(
+        command,
+        ready="beat: Starting",
+        database_settings=database_settings,
+        broker_url=broker_url,
+        log_path=log_path,
+        env=env,
+    ) as process:
+        yield process
+
+
+@contextmanager
+def _celery_running(
+    arguments: list[str],
+    *,
+    ready: str,
+    database_settings: dict[str, object],
+    broker_url: str,
+    log_path: Path,
+    env: dict[str, str] | None,
+) -> Iterator[WorkerProcess]:
+    """Run ``celery -A config <arguments>`` until it logs ``ready``; stop it on the way out."""
     environment = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -131,13 +178,10 @@ def celery_worker_running(
     }
     celery = Path(sys.executable).with_name("celery")
     command = [str(celery)] if celery.exists() else [sys.executable, "-m", "celery"]
-    command += ["-A", "config", "worker", "--pool=solo", "--concurrency=1", "-l", "info"]
-    command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
-    command += ["-n", f"pytest-{os.getpid()}@%h"]
-
+    command += ["-A", "config", *arguments]
     with log_path.open("ab") as log:
         start = log.tell()
-        worker = subprocess.Popen(
+        child = subprocess.Popen(
             command,
             cwd=PROJECT_ROOT,
             env=environment,
@@ -145,25 +189,25 @@ def celery_worker_running(
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    process = WorkerProcess(broker_url=broker_url, log_path=log_path, pid=worker.pid)
+    process = WorkerProcess(broker_url=broker_url, log_path=log_path, pid=child.pid)
     try:
         deadline = time.monotonic() + WORKER_READY_SECONDS
-        while " ready." not in process.log()[start:]:
-            if worker.poll() is not None or time.monotonic() > deadline:
+        while ready not in process.log()[start:]:
+            if child.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(
-                    f"celery worker did not get ready (exit status {worker.poll()}):\n"
+                    f"celery {arguments[0]} did not get ready (exit status {child.poll()}):\n"
                     + process.log()[-4000:],
                     pytrace=False,
                 )
             time.sleep(0.1)
         yield process
     finally:
-        worker.terminate()
+        child.terminate()
         try:
-            worker.wait(timeout=20)
+            child.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
+            child.kill()
+            child.wait()
 
 
 class RedisServer:

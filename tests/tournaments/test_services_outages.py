@@ -26,13 +26,13 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from config.settings import redis_cache
-from ops import tasks as ops_tasks
-from ops.background import send, tick
+from ops.background import tick
 from scoring.models import Game, Hand, Seat
 from tests.factories import PlayerFactory
 from tests.services import (
     RedisServer,
     WorkerProcess,
+    celery_beat_running,
     celery_configured,
     celery_worker_running,
     wait_until,
@@ -195,6 +195,19 @@ def worker_on_own_redis(own_redis: RedisServer, tmp_path: Path) -> Iterator[Work
         yield worker
 
 
+@pytest.fixture
+def beat_on_own_redis(own_redis: RedisServer, tmp_path: Path) -> Iterator[WorkerProcess]:
+    """``celery beat`` on the test's own Redis, sending the tick every second
+    (``TICK_SECONDS=1``)."""
+    with celery_beat_running(
+        database_settings=connection.settings_dict,
+        broker_url=own_redis.url(0),
+        log_path=tmp_path / "beat.log",
+        env={"TICK_SECONDS": "1"},
+    ) as beat:
+        yield beat
+
+
 def hand_senders(table: Table) -> list[Callable[[], tuple[int, str]]]:
     """Two hands for a table of 3: the first through the API with seat 1's key, the second
     from seat 2's phone (the table page, by htmx). Each answers (status, idempotency key)."""
@@ -240,14 +253,15 @@ def test_redis_stopped_across_a_deadline_while_tables_enter_hands(
     director: Any,
     own_redis: RedisServer,
     worker_on_own_redis: WorkerProcess,
+    beat_on_own_redis: WorkerProcess,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """A controlled outage, as long as the events it must cover take (a few seconds, not 60):
     hands entered at every table, the standings read, a seating asked for, the deadline
-    passed. Once Redis is back the test sends the tick (``ops.tasks.tick``) as beat would
-    (again until the broker takes it); the worker, which reconnects by itself,
-    runs it: time is called, and the seating asked during the outage, which waited longer
-    than BACKGROUND_RESEND_SECONDS, is sent again and completes."""
+    passed. Redis is then started again on the same port; a real ``celery beat`` (the tick
+    every second here) and the worker reconnect by themselves, the worker runs the tick: time
+    is called, and the seating asked during the outage, which waited longer than
+    BACKGROUND_RESEND_SECONDS (1 s here), is sent again and completes."""
     worker = worker_on_own_redis
     api = director_api(director)
     playing = tournament_of(club, director, "tonk", 9, minutes_per_round=30)
@@ -284,7 +298,6 @@ def test_redis_stopped_across_a_deadline_while_tables_enter_hands(
 
     own_redis.start()
     back = timezone.now()
-    wait_until("the broker takes the tick", lambda: send(ops_tasks.tick), seconds=30)
     wait_until(
         "time is called",
         lambda: Round.objects.get(pk=rnd.pk).time_called_at is not None,
@@ -299,7 +312,7 @@ def test_redis_stopped_across_a_deadline_while_tables_enter_hands(
         seconds=30,
         log=worker.log()[-4000:],
     )
-    assert worker.alive()
+    assert worker.alive() and beat_on_own_redis.alive()
     assert Hand.objects.filter(game__tournament_table__round=rnd).count() == len(answers)
 
 
