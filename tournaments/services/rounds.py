@@ -92,7 +92,11 @@ def round_seat(
 
 def _seating_send(rnd: Round) -> None:
     """Send a planned round's seating task again after commit (its message may be lost; the
-    task is safe to run twice), noting when."""
+    task is safe to run twice), noting when. Not while its seating runs (the task holds the
+    round's row): waiting for it here, with the tournament's row locked, could deadlock."""
+    free = Round.objects.select_for_update(skip_locked=True).filter(pk=rnd.pk)
+    if free.values_list("pk", flat=True).first() is None:
+        return
     rnd.seat_sent_at = timezone.now()
     Round.objects.filter(pk=rnd.pk).update(seat_sent_at=rnd.seat_sent_at)
     enqueue(tasks.round_seat, rnd.pk)
