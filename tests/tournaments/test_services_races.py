@@ -7,6 +7,8 @@
   their game gone (404). A hand answered 201 (200 from the page) is stored exactly once, so
   the regenerate must have answered 409. Each interleaving is also forced once (the test holds
   the game's row lock and lets the two requests queue behind it in a known order).
+- A close and a first hand, in each order: the close counts the hand it waited for (the
+  table reported, not "not played"), or the hand finds the game finished (409).
 - Publish against close, and two directors publishing, closing, regenerating at once.
 
 Celery runs eagerly here (the seating task runs in the request's thread after its commit).
@@ -316,3 +318,29 @@ def test_two_directors_regenerating_at_once_seat_the_round_once(
         ).count()
         assert regenerations in (1, 2)  # the second may find it seated again already
         assert Round.objects.filter(tournament_id=rnd.tournament_id).count() == 1
+
+
+@pytest.mark.parametrize("first", ["hand", "close"])
+def test_each_interleaving_of_a_close_and_a_first_hand(
+    club: Club, director: Any, make_players: Callable[[int], list[Player]], first: str
+) -> None:
+    rnd = published_round(club, director, make_players(6))
+    table = Table.objects.filter(round=rnd).order_by("number").first()
+    assert table is not None
+    hand = api_hand(director, table.game_id)
+    close = round_action(director, rnd, "close")
+    calls = (hand, close) if first == "hand" else (close, hand)
+
+    answers = in_order_behind_the_game_lock(table.game_id, *calls)
+
+    statuses = {a.what: a.status for a in answers}
+    table.refresh_from_db()
+    game = Game.objects.get(pk=table.game_id)
+    if first == "hand":  # the close counts the hand it waited for
+        assert statuses == {"api hand": 201, "close": 200}
+        assert (table.state, game.current_hands) == (Table.State.REPORTED, 1)
+    else:  # the hand finds its game finished
+        assert statuses == {"api hand": 409, "close": 200}
+        assert (table.state, game.current_hands) == (Table.State.NOT_PLAYED, 0)
+    assert game.state == Game.State.FINISHED
+    assert Round.objects.get(pk=rnd.pk).state == Round.State.COMPLETE

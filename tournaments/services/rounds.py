@@ -188,6 +188,7 @@ def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
         return rnd
     if rnd.state not in (Round.State.PUBLISHED, Round.State.PLAYING):
         raise TournamentConflict("not_published", params={"round": rnd.number})
+    _games_locked(rnd)  # the hands being recorded now count (or are refused: game finished)
     if waiting := _unconfirmed_tables(rnd):
         raise TournamentConflict(
             "unconfirmed",
@@ -200,6 +201,23 @@ def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
     )
     _complete(rnd, by)
     return rnd
+
+
+def _games_locked(rnd: Round) -> list[int]:
+    """Lock the games of ``rnd``'s tables (its row locked), in id order so that two such
+    requests never deadlock, and return their ids (one statement).
+
+    A hand being recorded holds its game's lock until it commits: once this returns, every
+    such hand has committed (and the statements that follow see it) or waits, and will find
+    its game as this transaction leaves it (finished: 409; deleted: 404). So a close or a
+    regenerate never decides on the hands as they were before a hand it then keeps or loses.
+    """
+    return list(
+        Game.objects.select_for_update()
+        .filter(pk__in=rnd.tables.values("game_id"))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
 
 
 @transaction.atomic
@@ -217,15 +235,7 @@ def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Ro
         raise TournamentConflict("complete", params={"round": rnd.number})
     if rnd.state == Round.State.PLANNED:
         return rnd
-    # The games locked (in id order, so two such requests never deadlock) before they are
-    # checked: a hand being recorded holds its game's lock, so either it commits first
-    # (then the check sees it: 409) or it waits and finds its game gone (404), never half-way.
-    games = list(
-        Game.objects.select_for_update()
-        .filter(pk__in=rnd.tables.values("game_id"))
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
+    games = _games_locked(rnd)
     if Game.objects.filter(pk__in=games, last_number__gt=0).exists():
         raise TournamentConflict(
             "results_exist",
