@@ -140,7 +140,30 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Cache ------------------------------------------------------------------------------------
 
 CACHE_URL = env.str("CACHE_URL", default="")
-if CACHE_URL:
+# The cache holds only what the database can recompute (the standings), so a Redis cache that
+# is down or slow must not fail a request: django-redis answers a miss (a write does nothing)
+# within a second and logs the error (logger "django_redis.cache"); the standings are then
+# computed from the database.
+CACHE_SOCKET_TIMEOUT = env.float("CACHE_SOCKET_TIMEOUT", default=1.0)
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+
+
+def redis_cache(url: str, socket_timeout: float = CACHE_SOCKET_TIMEOUT) -> dict[str, object]:
+    """The cache settings for a Redis at ``url`` that tolerate its outage (tests reuse it)."""
+    return {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": url,
+        "OPTIONS": {
+            "IGNORE_EXCEPTIONS": True,
+            "SOCKET_CONNECT_TIMEOUT": socket_timeout,
+            "SOCKET_TIMEOUT": socket_timeout,
+        },
+    }
+
+
+if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {"default": redis_cache(CACHE_URL)}
+elif CACHE_URL:
     CACHES = {"default": env.cache_url_config(CACHE_URL)}
 else:
     CACHES = {
@@ -164,6 +187,13 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker that loses the broker (Redis restarted, down for an hour) reconnects for as long as
+# it takes, instead of exiting after 100 tries; the task it was running when the connection
+# went is cancelled and comes back from the broker (it is safe to run twice), as Celery 6 will
+# do by default.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TIMEZONE = TIME_ZONE
 # The longest task (seating 2,000 players, a standings refresh of a big event) takes seconds;
 # a task still running after TASK_TIME_LIMIT seconds is stopped (and tried again by the tick).

@@ -44,7 +44,7 @@ from scoring.api_auth import (
     actor_of,
     is_table,
 )
-from scoring.errors import HandNotFound, NotAllowed, ScoringConflict
+from scoring.errors import GameNotFound, HandNotFound, NotAllowed, ScoringConflict
 from scoring.messages import error_body, error_message
 from scoring.models import Game
 from scoring.permissions import Actor
@@ -108,8 +108,9 @@ def _holds_unstorable_text(value: object) -> bool:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Rule errors → 400 with the format's error object, and so are requests that are not the
     JSON an endpoint takes (``bad_format``, with DRF's field messages under ``fields``); 404
-    for a missing hand; other conflicts → 409 with their code and details; the rest as DRF
-    does (401, 403, 404, 405, 415)."""
+    for a missing hand, and for a game deleted while the request waited for it; other
+    conflicts → 409 with their code and details; the rest as DRF does
+    (401, 403, 404, 405, 415)."""
     if isinstance(exc, SheetError):
         answer = exc.to_json()
         answer["error"] = error_body(exc, cast(dict[str, object], answer["error"]))
@@ -129,7 +130,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         if _table_key_alone(context.get("request")) and exc.key in _SEAT_NEEDED:
             exc = NotAllowed("not_allowed.table_key")  # the API's word: name the seat key
         return Response({"detail": error_message(exc)}, status=status.HTTP_403_FORBIDDEN)
-    if isinstance(exc, HandNotFound):
+    if isinstance(exc, HandNotFound | GameNotFound):
         return Response(
             {"conflict": error_body(exc, exc.to_dict())}, status=status.HTTP_404_NOT_FOUND
         )

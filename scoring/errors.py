@@ -56,6 +56,7 @@ CONFLICT_MESSAGES: dict[str, Template] = {
     "hand_limit": _("this game takes %(limit)s hands at most: all are entered"),
     "seats_fixed": _("hands are entered: the seats can no longer change"),
     "no_such_hand": _("no current hand %(number)s"),
+    "no_such_game": _("this game no longer exists (its round was seated again)"),
     "idempotency_key_reused": _("this idempotency key was used for a different write"),
     "idempotency_key_reused.game": _("this idempotency key was used for a different game"),
     "not_tonk": _("%(title)s is not played for stakes: there is nothing to settle up"),
@@ -189,6 +190,13 @@ class HandNotFound(ScoringConflict):
     """No current hand with that number."""
 
     code = "no_such_hand"
+
+
+class GameNotFound(ScoringConflict):
+    """The game was deleted while the request waited for it (a tournament round seated again
+    under a hand being entered): answered 404, like a game that never existed."""
+
+    code = "no_such_game"
 
 
 class IdempotencyKeyReused(ScoringConflict):

@@ -47,6 +47,7 @@ from scoring.entry import (
 )
 from scoring.errors import (
     GameFinished,
+    GameNotFound,
     GameNotOpen,
     HandLimitReached,
     HandNotFound,
@@ -300,6 +301,8 @@ def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
     except SheetError as exc:
         form.add_rule_error(exc)
         return _render_main(request, game, form, status=REJECTED)
+    except GameNotFound as exc:  # deleted while we waited (its round seated again)
+        raise Http404 from exc
     except IdempotencyKeyReused:
         # A lost answer, then an edited retry: the first send was recorded.
         form.add_error(

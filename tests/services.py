@@ -6,19 +6,24 @@ with the reason when one is missing, and fails with the same reason under ``REQU
 """
 
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
 import redis
 from django.conf import settings
+from django.db import connections
 
 from config.celery import app
 
@@ -70,29 +75,98 @@ def database_url(settings_dict: dict[str, object]) -> str:
 
 @dataclass(frozen=True)
 class WorkerProcess:
-    """A running test worker: the broker it listens on and the file it logs to."""
+    """A running test worker: the broker it listens on, the file it logs to, its process id
+    (the leader of its own process group)."""
 
     broker_url: str
     log_path: Path
+    pid: int = 0
 
     def log(self) -> str:
         """What the worker has logged so far."""
         return self.log_path.read_text(errors="replace")
 
+    def kill(self) -> None:
+        """SIGKILL the worker's whole process group (kill -9: no clean-up, no acknowledgement)."""
+        os.killpg(self.pid, signal.SIGKILL)
+
+    def alive(self) -> bool:
+        """Whether the worker's process still runs (not a zombie)."""
+        try:
+            done, _status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        return done == 0
+
 
 @contextmanager
 def celery_worker_running(
-    *, database_settings: dict[str, object], broker_url: str, log_path: Path
+    *,
+    database_settings: dict[str, object],
+    broker_url: str,
+    log_path: Path,
+    env: dict[str, str] | None = None,
+    purge: bool = True,
 ) -> Iterator[WorkerProcess]:
-    """Run ``celery -A config worker`` on ``database_settings``' database and ``broker_url``.
+    """Run ``celery -A config worker`` on ``database_settings``' database and ``broker_url``,
+    in its own process group, with ``env`` added to its environment.
 
-    Purges the broker's queue first, waits until the worker logs that it is ready, and stops
-    the worker on the way out, whatever happened.
+    Purges the broker's queue first (unless ``purge`` is false: messages sent before the worker
+    starts are then for it), waits until the worker logs that it is ready, and stops the worker
+    on the way out, whatever happened.
     """
-    with app.connection_for_write(broker_url) as broker:
-        app.control.purge(connection=broker)
+    if purge:
+        with app.connection_for_write(broker_url) as broker:
+            app.control.purge(connection=broker)
+    command = ["worker", "--pool=solo", "--concurrency=1", "-l", "info"]
+    command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+    command += ["-n", f"pytest-{os.getpid()}@%h"]
+    with _celery_running(
+        command,
+        ready=" ready.",
+        database_settings=database_settings,
+        broker_url=broker_url,
+        log_path=log_path,
+        env=env,
+    ) as process:
+        yield process
 
-    env = {
+
+@contextmanager
+def celery_beat_running(
+    *,
+    database_settings: dict[str, object],
+    broker_url: str,
+    log_path: Path,
+    env: dict[str, str] | None = None,
+) -> Iterator[WorkerProcess]:
+    """Run ``celery -A config beat`` (the tick every ``TICK_SECONDS``: set it in ``env``) on
+    ``broker_url``, its schedule file beside ``log_path``; stopped on the way out."""
+    schedule = log_path.with_name("celerybeat-schedule")
+    command = ["beat", "-l", "info", "-s", str(schedule), "--max-interval", "1"]
+    with _celery_running(
+        command,
+        ready="beat: Starting",
+        database_settings=database_settings,
+        broker_url=broker_url,
+        log_path=log_path,
+        env=env,
+    ) as process:
+        yield process
+
+
+@contextmanager
+def _celery_running(
+    arguments: list[str],
+    *,
+    ready: str,
+    database_settings: dict[str, object],
+    broker_url: str,
+    log_path: Path,
+    env: dict[str, str] | None,
+) -> Iterator[WorkerProcess]:
+    """Run ``celery -A config <arguments>`` until it logs ``ready``; stop it on the way out."""
+    environment = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": database_url(database_settings),
@@ -100,36 +174,94 @@ def celery_worker_running(
         "PYTHONPATH": os.pathsep.join(
             path for path in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")) if path
         ),
+        **(env or {}),
     }
     celery = Path(sys.executable).with_name("celery")
     command = [str(celery)] if celery.exists() else [sys.executable, "-m", "celery"]
-    command += ["-A", "config", "worker", "--pool=solo", "--concurrency=1", "-l", "info"]
-    command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
-    command += ["-n", f"pytest-{os.getpid()}@%h"]
-
-    with log_path.open("wb") as log:
-        worker = subprocess.Popen(
-            command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+    command += ["-A", "config", *arguments]
+    with log_path.open("ab") as log:
+        start = log.tell()
+        child = subprocess.Popen(
+            command,
+            cwd=PROJECT_ROOT,
+            env=environment,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
-    process = WorkerProcess(broker_url=broker_url, log_path=log_path)
+    process = WorkerProcess(broker_url=broker_url, log_path=log_path, pid=child.pid)
     try:
         deadline = time.monotonic() + WORKER_READY_SECONDS
-        while " ready." not in process.log():
-            if worker.poll() is not None or time.monotonic() > deadline:
+        while ready not in process.log()[start:]:
+            if child.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(
-                    f"celery worker did not get ready (exit status {worker.poll()}):\n"
+                    f"celery {arguments[0]} did not get ready (exit status {child.poll()}):\n"
                     + process.log()[-4000:],
                     pytrace=False,
                 )
             time.sleep(0.1)
         yield process
     finally:
-        worker.terminate()
+        child.terminate()
         try:
-            worker.wait(timeout=20)
+            child.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
+            child.kill()
+            child.wait()
+
+
+class RedisServer:
+    """A ``redis-server`` of a test's own, on ``port`` (never the shared one), keeping nothing on
+    disk (``--save "" --appendonly no``); :meth:`stop` and :meth:`start` it again on the same
+    port to make an outage. Use as a context manager: stopped on the way out."""
+
+    def __init__(self, port: int, directory: Path) -> None:
+        self.port = port
+        self.directory = directory
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def url(self, db: int = 0) -> str:
+        """``redis://127.0.0.1:<port>/<db>``."""
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def ping(self) -> bool:
+        """Whether it answers."""
+        try:
+            return bool(
+                redis.Redis(port=self.port, socket_connect_timeout=0.5, socket_timeout=0.5).ping()
+            )
+        except redis.RedisError:
+            return False
+
+    def start(self) -> None:
+        """Start it and wait (10 s at most) until it answers."""
+        if self.ping():
+            pytest.fail(f"something already answers on port {self.port}", pytrace=False)
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no", "--dir", str(self.directory)]
+        with (self.directory / f"redis-{self.port}.log").open("ab") as log:
+            self.process = subprocess.Popen(
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        wait_until(f"redis-server on port {self.port} answers", self.ping, seconds=10)
+
+    def stop(self) -> None:
+        """Stop it at once (SIGKILL: no save, no goodbye) and wait until it is gone."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def __enter__(self) -> "RedisServer":
+        if shutil.which("redis-server") is None:
+            skip_or_fail("redis-server is not installed")
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 @contextmanager
@@ -152,3 +284,40 @@ def celery_configured(**conf: object) -> Iterator[None]:
     finally:
         app.conf.update(saved)
         drop_pools()
+
+
+def at_once(n: int, call: Callable[[int], Any]) -> list[Any]:
+    """Run ``call(i)`` for i in 0..n-1 in ``n`` threads released together, each on its own
+    database connection (closed at the end). Returns the results in order; an exception is
+    returned in its place, not raised."""
+    barrier = threading.Barrier(n)
+    results: list[Any] = [None] * n
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = call(i)
+        except Exception as exc:  # returned to the test
+            results[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results
+
+
+def wait_until(what: str, check: Callable[[], Any], *, seconds: float, log: str = "") -> Any:
+    """Poll ``check()`` every 50 ms until it returns something truthy, and return it; fail
+    saying ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: still not so after {seconds} s\n{log}", pytrace=False)
+        time.sleep(0.05)

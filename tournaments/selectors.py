@@ -131,8 +131,12 @@ def standings(tournament: Tournament) -> Standings:
     ``rounds_complete`` and ``created_at`` loaded): a caller holding an older copy gets the
     standings of that copy's version, or newer ones. The rules: ``tournaments.standings``.
 
+    A cache that is down (Redis stopped) is a miss, and a write to it does nothing: the
+    standings are computed from the database and the error logged (``django_redis`` with
+    ``IGNORE_EXCEPTIONS``: ``config.settings``).
+
     Errors: ``ValueError`` from ``compute_standings`` for settings it refuses (``zero`` missed
-    rounds with Rook totals); whatever the cache backend raises when it is down (no fallback).
+    rounds with Rook totals).
     """
     key = standings_cache_key(tournament)
     with _collector_paused():

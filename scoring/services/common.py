@@ -19,7 +19,7 @@ from django.contrib.auth.models import User as AuthUser
 from django.utils import timezone
 
 from scoring import rows
-from scoring.errors import IdempotencyKeyReused
+from scoring.errors import GameNotFound, IdempotencyKeyReused
 from scoring.models import Game, Hand, HandEvent, ScoreLine
 from scoring.permissions import Act, Actor, Role, check
 from tonkrules import HandScore, find_game
@@ -187,11 +187,17 @@ def _locked(game: Game, *, replay_key: str | None = None, hot_path: bool = False
     read after the lock is granted so that it sees a concurrent request's committed hand.
 
     Through the ORM, except with ``hot_path`` (:func:`hand_record` only): :mod:`scoring.rows`.
+
+    Raises:
+        GameNotFound: the game is gone (deleted while the request waited for its lock).
     """
-    if hot_path:
-        locked = rows.select_for_update(Game, game.pk, LOCKED_FIELDS)
-    else:
-        locked = Game.objects.select_for_update().only(*LOCKED_FIELDS).get(pk=game.pk)
+    try:
+        if hot_path:
+            locked = rows.select_for_update(Game, game.pk, LOCKED_FIELDS)
+        else:
+            locked = Game.objects.select_for_update().only(*LOCKED_FIELDS).get(pk=game.pk)
+    except Game.DoesNotExist as exc:  # deleted while we waited for its lock (a regenerate)
+        raise GameNotFound(game=game.pk) from exc
     if replay_key:
         locked.replay_id = _hand_with_key(game, replay_key)
     return locked

@@ -33,6 +33,7 @@ report = {
     "options": database.get("OPTIONS", {}),
     "conn_max_age": database.get("CONN_MAX_AGE"),
     "cache": settings.CACHES["default"]["BACKEND"],
+    "cache_options": settings.CACHES["default"].get("OPTIONS", {}),
     "eager": app.conf.task_always_eager,
     "broker": app.conf.broker_url,
     "languages": [code for code, _ in settings.LANGUAGES],
@@ -99,7 +100,13 @@ def test_service_urls_switch_to_real_mode(tmp_path: Path) -> None:
     assert report["conn_max_age"] == 60
     assert report["eager"] is False
     assert report["broker"] == "redis://127.0.0.1:6379/0"
-    assert report["cache"] == "django.core.cache.backends.redis.RedisCache"
+    # django-redis, which answers a miss when Redis is down, within a second.
+    assert report["cache"] == "django_redis.cache.RedisCache"
+    assert report["cache_options"] == {
+        "IGNORE_EXCEPTIONS": True,
+        "SOCKET_CONNECT_TIMEOUT": 1.0,
+        "SOCKET_TIMEOUT": 1.0,
+    }
 
 
 def test_debug_off_without_secret_key_refuses_to_start(tmp_path: Path) -> None:

@@ -141,7 +141,11 @@ def _seating_retry(rnd: Round, *, by: Any, reason: object, idempotency_key: str 
 
 def _seating_send(rnd: Round) -> None:
     """Send a planned round's seating task again after commit (its message may be lost; the
-    task is safe to run twice), noting when."""
+    task is safe to run twice), noting when. Not while its seating runs (the task holds the
+    round's row): waiting for it here, with the tournament's row locked, could deadlock."""
+    free = Round.objects.select_for_update(skip_locked=True).filter(pk=rnd.pk)
+    if free.values_list("pk", flat=True).first() is None:
+        return
     rnd.seat_sent_at = timezone.now()
     Round.objects.filter(pk=rnd.pk).update(seat_sent_at=rnd.seat_sent_at)
     enqueue(tasks.round_seat, rnd.pk)
@@ -237,6 +241,7 @@ def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
         return rnd
     if rnd.state not in (Round.State.PUBLISHED, Round.State.PLAYING):
         raise TournamentConflict("not_published", params={"round": rnd.number})
+    _games_locked(rnd)  # the hands being recorded now count (or are refused: game finished)
     if waiting := _unconfirmed_tables(rnd):
         raise TournamentConflict(
             "unconfirmed",
@@ -249,6 +254,23 @@ def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
     )
     _complete(rnd, by)
     return rnd
+
+
+def _games_locked(rnd: Round) -> list[int]:
+    """Lock the games of ``rnd``'s tables (its row locked), in id order so that two such
+    requests never deadlock, and return their ids (one statement).
+
+    A hand being recorded holds its game's lock until it commits: once this returns, every
+    such hand has committed (and the statements that follow see it) or waits, and will find
+    its game as this transaction leaves it (finished: 409; deleted: 404). So a close or a
+    regenerate never decides on the hands as they were before a hand it then keeps or loses.
+    """
+    return list(
+        Game.objects.select_for_update()
+        .filter(pk__in=rnd.tables.values("game_id"))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
 
 
 @transaction.atomic
@@ -269,7 +291,7 @@ def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Ro
         raise TournamentConflict("complete", params={"round": rnd.number})
     if rnd.state == Round.State.PLANNED:
         return rnd
-    games = list(rnd.tables.values_list("game_id", flat=True))
+    games = _games_locked(rnd)
     if Game.objects.filter(pk__in=games, last_number__gt=0).exists():
         raise TournamentConflict(
             "results_exist",
