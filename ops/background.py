@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from celery import Task
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from kombu.exceptions import KombuError
 from redis import RedisError
@@ -80,6 +81,30 @@ def send(task: Task[Any, Any], *args: object) -> bool:
         )
         return False
     return True
+
+
+def resend_waiting(
+    waiting: QuerySet[Any],
+    *,
+    sent_at: str,
+    task: Task[Any, Any],
+    now: datetime,
+    resend_before: datetime,
+) -> int:
+    """A tick job's work: send ``task(pk)`` again for every row of ``waiting`` (the rows whose
+    work waits: planned rounds, queued jobs) last sent before ``resend_before`` (or never),
+    noting ``now`` in their ``sent_at`` field. Rows locked by a task running now are skipped
+    (their work is under way). One transaction; the sends go after its commit. Returns how many
+    were sent again."""
+    with transaction.atomic():
+        due = Q(**{f"{sent_at}__lt": resend_before}) | Q(**{f"{sent_at}__isnull": True})
+        ids = list(
+            waiting.select_for_update(skip_locked=True).filter(due).values_list("pk", flat=True)
+        )
+        waiting.model._default_manager.filter(pk__in=ids).update(**{sent_at: now})
+        for pk in ids:
+            enqueue(task, pk)
+    return len(ids)
 
 
 def tick_register(name: str, job: TickJob) -> None:

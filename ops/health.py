@@ -152,7 +152,12 @@ def cache_redis_url() -> str | None:
     if "redis" not in str(config.get("BACKEND", "")).lower():
         return None
     location = config.get("LOCATION")
-    servers = re.split("[;,]", location) if isinstance(location, str) else list(location or [])
+    if isinstance(location, str):
+        servers = re.split("[;,]", location)
+    elif isinstance(location, list | tuple):
+        servers = list(location)
+    else:
+        servers = []
     return str(servers[0]).strip() if servers else None
 
 

@@ -6,10 +6,9 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
-from ops.background import enqueue
+from ops.background import enqueue, resend_waiting
 from scoring.models import Game, Hand, ScoresheetJob
 from scoring.services.common import (
     User,
@@ -104,17 +103,13 @@ def scoresheet_job_submit(*, sheet: object) -> ScoresheetJob:
 def _jobs_resend(*, now: datetime, resend_before: datetime) -> int:
     """The tick's job: send again the task of every queued job last sent before
     ``resend_before``. Returns how many."""
-    with transaction.atomic():
-        ids = list(
-            ScoresheetJob.objects.select_for_update(skip_locked=True)
-            .filter(status=ScoresheetJob.Status.QUEUED)
-            .filter(Q(sent_at__lt=resend_before) | Q(sent_at__isnull=True))
-            .values_list("pk", flat=True)
-        )
-        ScoresheetJob.objects.filter(pk__in=ids).update(sent_at=now)
-        for job_id in ids:
-            enqueue(scoresheet_job_run, job_id)
-    return len(ids)
+    return resend_waiting(
+        ScoresheetJob.objects.filter(status=ScoresheetJob.Status.QUEUED),
+        sent_at="sent_at",
+        task=scoresheet_job_run,
+        now=now,
+        resend_before=resend_before,
+    )
 
 
 def _jobs_oldest() -> datetime | None:

@@ -11,7 +11,6 @@ need PostgreSQL (``services``).
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Callable
 from datetime import timedelta
 from fractions import Fraction
@@ -19,7 +18,6 @@ from itertools import count
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -29,6 +27,7 @@ from scoring import services as scoring
 from scoring.errors import GameFinished, GameNotOpen, HandLimitReached
 from scoring.models import Game, Seat
 from tests.factories import PlayerFactory
+from tests.services import at_once
 from tests.tournaments.play import (
     Entered,
     HandResult,
@@ -765,29 +764,6 @@ def test_standings_are_cached_by_results_version(
 
 
 # --- concurrency (PostgreSQL) ---------------------------------------------------------------------
-
-
-def at_once(n: int, call: Callable[[int], Any]) -> list[Any]:
-    """Run ``call(i)`` in ``n`` threads released together, each on its own database
-    connection (closed at the end). Exceptions are returned, not raised."""
-    barrier = threading.Barrier(n)
-    results: list[Any] = [None] * n
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = call(i)
-        except Exception as exc:  # returned to the test
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
 
 
 @commits

@@ -9,10 +9,9 @@ from collections.abc import Hashable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
-from ops.background import enqueue
+from ops.background import resend_waiting
 from scoring import services as scoring_services
 from scoring.services import SeatSpec
 from tournaments import seating, tasks
@@ -91,17 +90,13 @@ def _as_json(value: object) -> object:
 def _seating_resend(*, now: Any, resend_before: Any) -> int:
     """The tick's job: send again the seating of every planned round whose task was sent
     before ``resend_before``. Returns how many."""
-    with transaction.atomic():
-        ids = list(
-            Round.objects.select_for_update(skip_locked=True)
-            .filter(state=Round.State.PLANNED)
-            .filter(Q(seat_sent_at__lt=resend_before) | Q(seat_sent_at__isnull=True))
-            .values_list("pk", flat=True)
-        )
-        Round.objects.filter(pk__in=ids).update(seat_sent_at=now)
-        for round_id in ids:
-            enqueue(tasks.round_seat, round_id)
-    return len(ids)
+    return resend_waiting(
+        Round.objects.filter(state=Round.State.PLANNED),
+        sent_at="seat_sent_at",
+        task=tasks.round_seat,
+        now=now,
+        resend_before=resend_before,
+    )
 
 
 def _seating_oldest() -> Any:
