@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from scoring.errors import (
@@ -353,6 +353,33 @@ def game_limit_set(*, game: Game, hand_limit: int, origin: str | None = None) ->
         game.save(update_fields=("hand_limit", "version"))
         _announce(game.pk, Change.LIMIT_SET, origin)
     return Game.objects.get(pk=game.pk)
+
+
+@transaction.atomic
+def games_last_hand(*, game_ids: Iterable[int], origin: str | None = None) -> list[int]:
+    """Time called on a tournament round: each game of ``game_ids`` takes the hand in progress
+    and no more, its hand limit lowered to its hands entered + 1 (never raised), as
+    :func:`game_limit_set` lowers one game's. Two statements whatever their number (the games
+    to change locked, in id order, then changed together), each read under its lock, so a hand
+    being recorded now is counted. ``game_ids``: ids, or a queryset of them. Idempotent;
+    ``origin``: the listener on whose behalf it acts (not told of it).
+
+    Returns:
+        The ids of the games whose limit changed now (each announced ``LIMIT_SET``).
+    """
+    changed = list(
+        Game.objects.select_for_update()
+        .filter(pk__in=game_ids)
+        .filter(Q(hand_limit__isnull=True) | Q(hand_limit__gt=F("current_hands") + 1))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    if changed:
+        Game.objects.filter(pk__in=changed).update(
+            hand_limit=F("current_hands") + 1, version=F("version") + 1
+        )
+        _announce_all(changed, Change.LIMIT_SET, origin)
+    return changed
 
 
 @transaction.atomic

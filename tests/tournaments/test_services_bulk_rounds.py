@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ from scoring.events import Change, GameChanged
 from scoring.models import Game, Seat
 from scoring.services import SeatSpec
 from tests.factories import PlayerFactory
-from tests.tournaments.play import rook_round
+from tests.tournaments.play import rook_round, tonk_hand
 from tonkrules.sheet import SheetError
 from tournaments import services
 from tournaments.models import Club, Registration, Round, Table, TableSeat, Tournament
@@ -226,6 +227,45 @@ def test_publishing_opens_every_game_once_and_closing_finishes_them_and_sets_eac
     assert {g.version for pk, g in finished.items() if pk != first.game_id} == {
         versions[pk] + 2 for pk in versions if pk != first.game_id
     }
+
+
+def test_calling_time_makes_as_many_queries_for_30_tables_as_for_3_and_counts_each_tables_hands(
+    club: Club, director: Any
+) -> None:
+    counts = []
+    for tables in (3, 30):
+        tournament, _created = services.tournament_create(
+            club=club,
+            created_by=director,
+            name=f"Tonk {tables}",
+            kind="tonk",
+            rounds=2,
+            sizes=[TABLE_SIZE],
+            hands_per_round=5,
+            minutes_per_round=30,
+            confirmation=Game.Confirmation.NONE,
+        )
+        players = PlayerFactory.create_batch(tables * TABLE_SIZE, club=club)
+        Registration.objects.bulk_create(
+            Registration(tournament=tournament, player=p) for p in players
+        )
+        _count, rnd = seated(tournament)
+        rnd = services.round_publish(round=rnd)
+        first = rnd.tables.select_related("game").get(number=1)
+        names = [name for name, _seat in first.game.seating]
+        rng = random.Random(tables)
+        for dealer in names[:2]:  # table 1 has entered two hands
+            scoring.hand_record(game=first.game, entry=tonk_hand(rng, names, dealer))
+        assert rnd.deadline is not None
+        later = rnd.deadline + timedelta(seconds=1)
+        count, called = queries(lambda later=later: services.tick(now=later))
+        assert called == 1
+        counts.append(count)
+        # Each table takes the hand in progress and no more: table 1 a third, the others one.
+        limits = dict(rnd.tables.values_list("number", "game__hand_limit"))
+        assert limits == {1: 3, **{n: 1 for n in range(2, tables + 1)}}
+        assert services.tick(now=later) == 0  # once
+    assert counts[0] == counts[1], counts
 
 
 # --- the bulk game services ----------------------------------------------------------------------

@@ -23,7 +23,8 @@ def tick(*, now: datetime | None = None) -> int:
     each table may still enter the hand in progress (its game takes one more hand at most; a
     Rook table its round, with nobody out if need be). Driven by the deadlines stored in the
     database; running it twice changes nothing more. Kept in the tournament's audit
-    (``call_time``, by the system).
+    (``call_time``, by the system). A round's games change together, in two statements
+    whatever its tables (``scoring.services.games_last_hand``).
 
     Returns:
         How many rounds had their time called now.
@@ -46,12 +47,12 @@ def tick(*, now: datetime | None = None) -> int:
             rnd.time_called_at = now
             rnd.save(update_fields=("time_called_at",))
             _audit(rnd.tournament_id, AuditEntry.Action.CALL_TIME, round_number=rnd.number)
-            for table in rnd.tables.select_related("game").exclude(
-                state__in=(Table.State.REPORTED, Table.State.NOT_PLAYED)
-            ):
-                scoring_services.game_limit_set(
-                    game=table.game, hand_limit=table.game.current_hands + 1, origin=ORIGIN
-                )
+            scoring_services.games_last_hand(
+                game_ids=rnd.tables.exclude(
+                    state__in=(Table.State.REPORTED, Table.State.NOT_PLAYED)
+                ).values_list("game_id", flat=True),
+                origin=ORIGIN,
+            )
             called += 1
     return called
 
