@@ -3,6 +3,7 @@
 from collections.abc import Iterator
 
 import pytest
+from celery._state import _set_task_join_will_block
 
 from tests.services import (
     WorkerProcess,
@@ -20,6 +21,18 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         reason = services_unavailable_reason()
         if reason is not None:
             skip_or_fail(reason)
+
+
+@pytest.fixture(autouse=True)
+def celery_join_allowed() -> None:
+    """Start each test with Celery's "a task is running here" flag down.
+
+    Celery keeps that flag in one global, set while a task runs eagerly and put back after; two
+    threads running eager tasks at once (the concurrency tests' requests) can leave it up, and
+    a later ``result.get()`` in this process would then refuse ("Never call result.get()
+    within a task"). No code of the project calls ``get()``; only tests do.
+    """
+    _set_task_join_will_block(False)
 
 
 @pytest.fixture(scope="session")

@@ -21,9 +21,11 @@ from ops.models import Heartbeat
 from ops.worker import resend_waiting_work
 from scoring.models import ScoresheetJob
 from scoring.services import scoresheet_job_submit
+from tests.factories import PlayerFactory
 from tests.scoring.sheets import TONK_KNOCK_SHEET
 from tests.services import celery_configured
 from tournaments import services
+from tournaments.errors import failure_message
 from tournaments.models import Round, Tournament
 from tournaments.services import seatings
 
@@ -183,6 +185,38 @@ def test_a_seating_that_keeps_breaking_is_marked_failed_after_its_attempts(
     assert background.oldest_waiting() is None or background.oldest_waiting()[0] != "seating"
 
 
+def test_a_seating_whose_worker_is_killed_each_time_is_marked_failed_after_its_attempts(
+    club: Any, director: Any, make_players: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker killed mid-seating (kill -9, out of memory, the hard time limit) runs no
+    ``except``: here a BaseException stands in for the kill. The attempts it counted first
+    stop the next delivery."""
+    tournament = tonk_event(club, director, make_players(6))
+
+    class Killed(BaseException):
+        pass
+
+    def killed(**_kwargs: Any) -> Round:
+        raise Killed
+
+    monkeypatch.setattr(seatings, "round_seating_compute", killed)
+    with celery_configured(task_always_eager=False, broker_url=NOBODY):
+        rnd, _ = services.round_seat(tournament=tournament, by=director)
+    for attempt in range(1, seatings.SEATING_ATTEMPTS + 1):
+        with pytest.raises(Killed):
+            seatings.round_seating_run(round_id=rnd.pk)
+        rnd.refresh_from_db()
+        assert (rnd.state, rnd.seat_attempts) == (Round.State.PLANNED, attempt)
+
+    monkeypatch.undo()  # the next delivery would finish, but the attempts are spent
+    assert seatings.round_seating_run(round_id=rnd.pk) is not None
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.FAILED
+    assert rnd.failure is not None and rnd.failure["code"] == "seating_unfinished"
+    assert rnd.failure["params"] == {"attempts": seatings.SEATING_ATTEMPTS}
+    assert rnd.tables.count() == 0
+
+
 def test_a_tick_job_that_raises_is_logged_and_the_others_still_run(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -201,3 +235,26 @@ def test_a_tick_job_that_raises_is_logged_and_the_others_still_run(
     assert ran == ["counted"]
     assert "tick job broken failed" in caplog.text
     assert Heartbeat.objects.get(name=background.TICK).at <= timezone.now()
+
+
+def test_a_table_the_game_cannot_take_fails_the_seating_at_once_with_its_reason(
+    club: Any, director: Any
+) -> None:
+    """Two club players whose names differ only in case cannot sit at one table (the game
+    tells seats apart by name, ignoring case): the round fails at the first attempt, saying
+    so, instead of being tried again and reported as unfinished."""
+    tournament, _ = services.tournament_create(
+        club=club, created_by=director, name="Pairs", kind="tonk", sizes=[2], rounds=1
+    )
+    for name in ("Ana Bell", "ana bell"):
+        services.registration_add(tournament=tournament, player=PlayerFactory(club=club, name=name))
+    with celery_configured(task_always_eager=False, broker_url=NOBODY):
+        rnd, _ = services.round_seat(tournament=tournament, by=director)
+
+    seatings.round_seating_run(round_id=rnd.pk)
+
+    rnd.refresh_from_db()
+    assert (rnd.state, rnd.seat_attempts) == (Round.State.FAILED, 1)
+    assert rnd.failure is not None and rnd.failure["code"] == "bad_table"
+    assert rnd.tables.count() == 0
+    assert "ana bell" in failure_message(rnd.failure).casefold()

@@ -101,7 +101,7 @@ def test_seating_publishing_and_closing_make_as_many_queries_for_30_tables_as_fo
         assert few == many, (few, many)
         assert many["seat"] <= 18
         assert many["publish"] <= 10
-        assert many["close"] <= 15
+        assert many["close"] <= 16
     assert big.round_set.get(number=2).tables.count() == 30
 
 

@@ -229,6 +229,21 @@ def _last_round(tournament: Tournament) -> Round | None:
     return tournament.round_set.order_by("-number").first()
 
 
+def _latest_round_locked(tournament_id: int) -> None:
+    """Lock the tournament's latest round, if any, before anything else a change to its players
+    or its rounds locks. A seating running now holds that row (``seatings``): the change waits
+    for it, then sees the round seated (and flags it) instead of slipping in while the players
+    are read. And every path takes its locks in one order, the latest round then the
+    tournament, as publishing, regenerating, the seating and the scoring seam do, so none of
+    them can deadlock another."""
+    list(
+        Round.objects.select_for_update()
+        .filter(tournament_id=tournament_id)
+        .order_by("-number")
+        .values_list("pk", flat=True)[:1]
+    )
+
+
 def _players_changed(tournament: Tournament) -> None:
     """The players changed while the latest round is seated but not published: its seating no
     longer fits them, so it is flagged to be seated again (while it has no results)."""
@@ -286,6 +301,7 @@ def registration_add(
         raise TournamentError(  # no name: other clubs' players are not to be discovered
             "other_club", field="player"
         )
+    _latest_round_locked(tournament.pk)
     from_round = entry_round(tournament)
     if from_round > tournament.round_count:
         raise TournamentError("finished")
@@ -346,6 +362,7 @@ def registration_withdraw(
         .get(pk=registration.pk)
     )
     if registration.withdrawn_after is None:
+        _latest_round_locked(registration.tournament_id)
         _check_withdrawal(registration)
         last = _last_round(registration.tournament)
         registration.withdrawn_after = last.number if last is not None else 0

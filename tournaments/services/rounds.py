@@ -33,7 +33,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.audit import _audit
-from tournaments.services.events import _active, _check_seatable, _last_round
+from tournaments.services.events import _active, _check_seatable, _last_round, _latest_round_locked
 from tournaments.services.origin import ORIGIN
 from tournaments.services.results import _results_changed
 
@@ -71,6 +71,7 @@ def round_seat(
         TournamentError: ``too_few_players`` (fewer active players than the smallest table:
             "4 players cannot fill a table: the smallest table seats 5"), ``bad_reason``.
     """
+    _latest_round_locked(tournament.pk)  # the latest round, then the tournament: one order
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     last = _last_round(tournament)
     if last is not None and last.state in (Round.State.PLANNED, Round.State.SEATED):

@@ -14,6 +14,7 @@ from django.utils import timezone
 from ops.background import resend_waiting
 from scoring import services as scoring_services
 from scoring.services import SeatSpec
+from tonkrules.sheet import SheetError
 from tournaments import seating, tasks
 from tournaments.errors import TournamentError
 from tournaments.models import (
@@ -39,14 +40,19 @@ def round_seating_run(*, round_id: int) -> Round | None:
 
     A refusal by the rules (:class:`TournamentError`: the players cannot fill the tables) marks
     the round ``failed`` with the reason, shown to the director with a retry. Any other error
-    is raised (the worker logs it; the tick sends the task again) and marks the round failed
-    once :data:`SEATING_ATTEMPTS` attempts did not finish. Safe to run twice: a round not
-    planned is left as it is. Returns the round, or None when it no longer exists.
+    is raised (the worker logs it; the tick sends the task again). After
+    :data:`SEATING_ATTEMPTS` attempts that did not finish, whether they raised or their worker
+    was killed (out of memory, the time limit, kill -9: nothing of theirs ran after), the round
+    is marked failed instead of trying again. Safe to run twice: a round not planned is left as
+    it is. Returns the round, or None when it no longer exists.
     """
     with transaction.atomic():
         rnd = Round.objects.select_for_update().filter(pk=round_id).first()
         if rnd is None or rnd.state != Round.State.PLANNED:
             return rnd
+        if rnd.seat_attempts >= SEATING_ATTEMPTS:  # each started and never finished
+            error = TournamentError("seating_unfinished", attempts=rnd.seat_attempts)
+            return _seating_failed(round_id, error)
         rnd.seat_attempts += 1
         rnd.save(update_fields=("seat_attempts",))
         attempts = rnd.seat_attempts
@@ -183,19 +189,22 @@ def round_seating_compute(*, round_id: int) -> Round:
         by_id: dict[Hashable, Registration] = {r.pk: r for r in active}
         part = _schedule_part(tournament, rnd.number)
         seated = [[by_id[i] for i in table.players] for table in seating.tables]
-        games = scoring_services.games_start(
-            kind=tournament.kind,
-            tables=[[SeatSpec(r.player.name, r.player_id) for r in regs] for regs in seated],
-            options=tournament.options or None,
-            stake=tournament.stake or None,
-            currency=tournament.currency or None,
-            club=tournament.club,
-            waiting=True,
-            confirmation=tournament.confirmation,
-            directed=True,
-            origin=ORIGIN,
-            **part,
-        )
+        try:
+            games = scoring_services.games_start(
+                kind=tournament.kind,
+                tables=[[SeatSpec(r.player.name, r.player_id) for r in regs] for regs in seated],
+                options=tournament.options or None,
+                stake=tournament.stake or None,
+                currency=tournament.currency or None,
+                club=tournament.club,
+                waiting=True,
+                confirmation=tournament.confirmation,
+                directed=True,
+                origin=ORIGIN,
+                **part,
+            )
+        except SheetError as exc:  # a table the game cannot take (names alike but for case)
+            raise TournamentError.because("bad_table", exc.error) from exc
         # Ids, not instances: the rows are many, and each related instance costs.
         rows = Table.objects.bulk_create(
             Table(round_id=rnd.pk, number=number, game_id=game.pk)
