@@ -64,3 +64,7 @@ access_log_format = (
 # Workers' heartbeat files in memory: a slow disk does not get a worker killed as silent.
 if os.path.isdir("/dev/shm"):
     worker_tmp_dir = "/dev/shm"
+# No control socket: its default path ($HOME/.gunicorn/gunicorn.ctl) is one per user, so two
+# servers on one host (a deployment and a benchmark, two ports) would take it from each other;
+# nothing here uses it (signals restart and stop the server).
+control_socket_disable = True

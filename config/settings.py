@@ -121,11 +121,17 @@ if DATABASE_URL:
         DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
         if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-            # A database host that stops answering fails a connection (and /healthz) in
-            # seconds instead of hanging the request.
-            DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
-                "connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=5)
-            )
+            # A database host that stops answering fails a new connection in
+            # DATABASE_CONNECT_TIMEOUT seconds, and a kept one (CONN_MAX_AGE) within some 10 to
+            # 25 s (TCP: data not acknowledged, keepalives unanswered), under gunicorn's
+            # timeout: the request and /healthz answer instead of hanging (libpq's options).
+            options = DATABASES["default"].setdefault("OPTIONS", {})
+            options.setdefault("connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=5))
+            options.setdefault("tcp_user_timeout", 10_000)  # milliseconds
+            options.setdefault("keepalives", 1)
+            options.setdefault("keepalives_idle", 10)
+            options.setdefault("keepalives_interval", 5)
+            options.setdefault("keepalives_count", 3)
 else:
     DATABASES = {
         "default": {
@@ -144,7 +150,7 @@ CACHE_URL = env.str("CACHE_URL", default="")
 # is down or slow must not fail a request: django-redis answers a miss (a write does nothing)
 # within a second and logs the error (logger "django_redis.cache"); the standings are then
 # computed from the database.
-CACHE_SOCKET_TIMEOUT = env.float("CACHE_SOCKET_TIMEOUT", default=1.0)
+CACHE_SOCKET_TIMEOUT = env.float("CACHE_SOCKET_TIMEOUT", default=0.5)
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 
 
@@ -206,9 +212,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_TASK_TIME_LIMIT + 20,
     # A broker that does not answer fails a send in seconds, not minutes: the request that
     # sent it has committed its work and goes on (ops.background.enqueue).
-    "socket_timeout": 2,
-    "socket_connect_timeout": 2,
+    "socket_timeout": 1,
+    "socket_connect_timeout": 1,
 }
+# After a send the broker refused or let time out, a process sends nothing to it for this
+# long (ops.background.send): while Redis hangs, one request in that time waits for the
+# timeouts above, not every one.
+BROKER_BACKOFF_SECONDS = env.float("BROKER_BACKOFF_SECONDS", default=5.0)
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 1,
@@ -265,7 +275,10 @@ if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
 LOGGING: dict[str, object] = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "config.logs.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "config.logs.RequestIdFilter"},
+        "health_answer": {"()": "config.logs.HealthAnswerFilter"},
+    },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"},
     },
@@ -282,6 +295,8 @@ LOGGING: dict[str, object] = {
         # Django's own handlers (console with DEBUG only, mail to ADMINS) give way to stderr.
         "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
         "django.server": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        # /healthz's 503 is a warning: the health check doing its job, not a server error.
+        "django.request": {"filters": ["health_answer"], "propagate": True},
         # django-guid tells of every id it makes at INFO: only its warnings.
         "django_guid": {"level": "WARNING"},
     },

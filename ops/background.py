@@ -17,6 +17,7 @@ which the health check reports (``ops.health``).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
@@ -66,12 +67,32 @@ def enqueue(task: Task[Any, Any], *args: object) -> None:
     transaction.on_commit(partial(send, task, *args))
 
 
+#: Broker URL → until when (``time.monotonic()``) this process sends nothing to it: after a
+#: send it refused or let time out, the next ``BROKER_BACKOFF_SECONDS`` skip it, so that while
+#: Redis hangs only one request in that time waits for its timeouts (the work is in the
+#: database: the tick sends it again).
+_broker_down: dict[str, float] = {}
+
+
 def send(task: Task[Any, Any], *args: object) -> bool:
     """Send ``task(*args)`` now. Returns whether the broker took it (a broker error is logged,
-    not raised: see :func:`enqueue`)."""
+    not raised: see :func:`enqueue`; after one, this process skips that broker for
+    ``BROKER_BACKOFF_SECONDS``, logging each send it skips)."""
+    conf = task.app.conf
+    url = str(conf.broker_url)
+    now = time.monotonic()
+    if not conf.task_always_eager and _broker_down.get(url, 0.0) > now:
+        logger.warning(
+            "%s%r not sent (the broker failed less than %s s ago); the tick will send it again",
+            task.name,
+            args,
+            settings.BROKER_BACKOFF_SECONDS,
+        )
+        return False
     try:
         task.apply_async(args)
     except BROKER_ERRORS as error:
+        _broker_down[url] = time.monotonic() + settings.BROKER_BACKOFF_SECONDS
         logger.warning(
             "%s%r not sent (%s: %s); the tick will send it again",
             task.name,
@@ -126,7 +147,7 @@ def resend_after() -> timedelta:
 
 
 def tick(*, now: datetime | None = None, resend_before: datetime | None = None) -> dict[str, int]:
-    """Run every registered tick job once, then record the tick's heartbeat.
+    """Run every registered tick job once, then record the tick's heartbeat if none failed.
 
     Args:
         now: the time the jobs take as now (tests pass a later one: a deadline passed, work
@@ -137,7 +158,8 @@ def tick(*, now: datetime | None = None, resend_before: datetime | None = None) 
 
     Returns:
         What each job did, by name. A job that raises is logged and counted -1; the others
-        still run (the clock must keep going all night).
+        still run (the clock must keep going all night), but the heartbeat is not recorded:
+        a tick whose jobs keep failing shows on ``/healthz`` as a tick too old.
     """
     now = now or timezone.now()
     if resend_before is None:
@@ -149,7 +171,8 @@ def tick(*, now: datetime | None = None, resend_before: datetime | None = None) 
         except Exception:
             logger.exception("tick job %s failed", name)
             done[name] = -1
-    beat(TICK)
+    if all(count >= 0 for count in done.values()):
+        beat(TICK)
     return done
 
 

@@ -5,6 +5,7 @@ from collections.abc import Iterator
 import pytest
 from celery._state import _set_task_join_will_block
 
+from ops.background import _broker_down
 from tests.services import (
     WorkerProcess,
     celery_configured,
@@ -33,6 +34,13 @@ def celery_join_allowed() -> None:
     within a task"). No code of the project calls ``get()``; only tests do.
     """
     _set_task_join_will_block(False)
+
+
+@pytest.fixture(autouse=True)
+def broker_not_skipped() -> None:
+    """Start each test with no broker skipped after an earlier test's failed send
+    (``ops.background.send``'s back-off is per process)."""
+    _broker_down.clear()
 
 
 @pytest.fixture(scope="session")

@@ -158,6 +158,7 @@ class Tournament(models.Model):
     # refresh, cleared by the refresh): the tick sends the refresh again when it waited too
     # long (ops.background).
     standings_waiting_since = models.DateTimeField(null=True, blank=True, editable=False)
+    standings_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

@@ -55,6 +55,7 @@ def test_defaults_workers_from_the_cpus_and_the_timeouts(monkeypatch: pytest.Mon
     # Access log to stdout with the request id, gunicorn's own log to stderr.
     assert (config.accesslog, config.errorlog, config.loglevel) == ("-", "-", "info")
     assert "%({x-request-id}o)s" in config.access_log_format
+    assert config.control_socket_disable is True  # no socket shared by every server of a user
 
 
 def test_the_environment_overrides_each_value(monkeypatch: pytest.MonkeyPatch) -> None:

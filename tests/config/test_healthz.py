@@ -10,6 +10,7 @@ answers; heartbeats and waiting work are rows of the given age."""
 from __future__ import annotations
 
 import copy
+import logging
 import os
 import re
 import socket
@@ -296,10 +297,15 @@ def test_django_redis_style_locations_are_read(settings: Settings) -> None:
 
 
 @pytest.mark.usefixtures("limits", "with_workers")
-def test_no_worker_ever_is_503(client: Client) -> None:
+def test_no_worker_ever_is_503(client: Client, caplog: pytest.LogCaptureFixture) -> None:
     seen(TICK, 1)
 
-    status, body = healthz(client)
+    with caplog.at_level(logging.INFO, logger="django.request"):
+        status, body = healthz(client)
+
+    # Logged as a warning: the health check doing its job, not a server error.
+    [logged] = [r for r in caplog.records if r.name == "django.request"]
+    assert (logged.levelname, logged.getMessage()) == ("WARNING", "Service Unavailable: /healthz")
 
     assert status == 503
     assert body["failing"] == ["worker"]

@@ -217,7 +217,7 @@ def test_a_seating_whose_worker_is_killed_each_time_is_marked_failed_after_its_a
     assert rnd.tables.count() == 0
 
 
-def test_a_tick_job_that_raises_is_logged_and_the_others_still_run(
+def test_a_tick_job_that_raises_is_logged_the_others_still_run_and_no_heartbeat_is_kept(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ran: list[str] = []
@@ -234,6 +234,10 @@ def test_a_tick_job_that_raises_is_logged_and_the_others_still_run(
         assert background.tick() == {"broken": -1, "counted": 2}
     assert ran == ["counted"]
     assert "tick job broken failed" in caplog.text
+    # A tick whose job failed is not a heartbeat: /healthz will call the tick too old.
+    assert not Heartbeat.objects.filter(name=background.TICK).exists()
+    monkeypatch.setattr(background, "_tick_jobs", {"counted": counted})
+    assert background.tick() == {"counted": 2}
     assert Heartbeat.objects.get(name=background.TICK).at <= timezone.now()
 
 
@@ -258,3 +262,39 @@ def test_a_table_the_game_cannot_take_fails_the_seating_at_once_with_its_reason(
     assert rnd.failure is not None and rnd.failure["code"] == "bad_table"
     assert rnd.tables.count() == 0
     assert "ana bell" in failure_message(rnd.failure).casefold()
+
+
+def test_after_a_failed_send_the_process_skips_that_broker_for_its_back_off(
+    broker_down: None,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    settings: Any,
+) -> None:
+    """While Redis hangs, each send would wait for its timeouts: after one fails, the sends
+    within ``BROKER_BACKOFF_SECONDS`` are skipped (logged; the tick sends the work again)."""
+    from tournaments import tasks
+
+    tried: list[tuple[object, ...]] = []
+    real = tasks.standings_refresh.apply_async
+
+    def counted(args: tuple[object, ...], **options: Any) -> Any:
+        tried.append(args)
+        return real(args, **options)
+
+    monkeypatch.setattr(tasks.standings_refresh, "apply_async", counted)
+    clock = [1000.0]
+    monkeypatch.setattr(background.time, "monotonic", lambda: clock[0])
+    settings.BROKER_BACKOFF_SECONDS = 5.0
+
+    with caplog.at_level(logging.WARNING, logger="ops.background"):
+        assert background.send(tasks.standings_refresh, 1) is False  # tried: refused
+        clock[0] += 4.9
+        assert background.send(tasks.standings_refresh, 2) is False  # skipped
+        clock[0] += 0.2
+        assert background.send(tasks.standings_refresh, 3) is False  # tried again: refused
+
+    assert tried == [(1,), (3,)]
+    messages = [r.getMessage() for r in caplog.records if r.name == "ops.background"]
+    assert len(messages) == 3
+    assert "(2,) not sent (the broker failed less than 5.0 s ago)" in messages[1]
+    assert all("the tick will send it again" in m for m in messages)

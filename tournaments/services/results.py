@@ -14,7 +14,7 @@ from django.db.models import Count, F, Max, Min, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from ops.background import enqueue
+from ops.background import enqueue, resend_waiting
 from scoring.models import Game, Hand, ScoreLine
 from tournaments import tasks
 from tournaments.models import (
@@ -28,24 +28,25 @@ def _results_changed(tournament_id: int) -> None:
     since the first change after the last one: ``standings_waiting_since``) and refresh the
     standings after commit (coalesced: the task does nothing when the standings are already
     for this version; one statement)."""
+    now = timezone.now()
     Tournament.objects.filter(pk=tournament_id).update(
         results_version=F("results_version") + 1,
-        standings_waiting_since=Coalesce(F("standings_waiting_since"), Value(timezone.now())),
+        standings_waiting_since=Coalesce(F("standings_waiting_since"), Value(now)),
+        standings_sent_at=now,
     )
     enqueue(tasks.standings_refresh, tournament_id)
 
 
 def _standings_resend(*, now: datetime, resend_before: datetime) -> int:
-    """The tick's job: send again the refresh of every tournament whose standings have
-    waited since before ``resend_before``. Returns how many."""
-    ids = list(
-        Tournament.objects.filter(standings_waiting_since__lt=resend_before).values_list(
-            "pk", flat=True
-        )
+    """The tick's job: send again the refresh of every tournament whose standings wait and
+    whose refresh was last sent before ``resend_before``. Returns how many."""
+    return resend_waiting(
+        Tournament.objects.filter(standings_waiting_since__isnull=False),
+        sent_at="standings_sent_at",
+        task=tasks.standings_refresh,
+        now=now,
+        resend_before=resend_before,
     )
-    for tournament_id in ids:
-        enqueue(tasks.standings_refresh, tournament_id)
-    return len(ids)
 
 
 def _standings_oldest() -> datetime | None:
