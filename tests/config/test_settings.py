@@ -148,3 +148,22 @@ def test_cookies_are_https_only_once_debug_is_off() -> None:
         check=True,
     ).stdout.split()
     assert out == ["True", "True"]
+
+
+def test_celery_keeps_a_task_until_it_is_done_and_never_gives_it_to_two_workers_at_once() -> None:
+    """The Celery settings that make a killed worker lose nothing (issue 13): acknowledged
+    when done, put back when its worker dies, one task taken at a time, a visibility timeout
+    just above the longest a task may run (so a running task is never handed out again), and
+    workers that reconnect to the broker for as long as it takes."""
+    from config.celery import app
+
+    conf = app.conf
+    assert conf.task_acks_late is True
+    assert conf.task_reject_on_worker_lost is True
+    assert conf.worker_prefetch_multiplier == 1
+    assert conf.broker_connection_max_retries is None
+    hard_limit = conf.task_time_limit
+    assert conf.task_soft_time_limit < hard_limit
+    visibility = conf.broker_transport_options["visibility_timeout"]
+    assert hard_limit < visibility <= hard_limit + 30
+    assert conf.beat_schedule["tick"]["task"] == "ops.tasks.tick"
