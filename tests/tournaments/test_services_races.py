@@ -10,6 +10,11 @@
 - A close and a first hand, in each order: the close counts the hand it waited for (the
   table reported, not "not played"), or the hand finds the game finished (409).
 - Publish against close, and two directors publishing, closing, regenerating at once.
+- A round's players changing while it is published, seated again or seated (one lock order:
+  the latest round, then the tournament): a withdrawal queued behind a publish or a regenerate
+  answers 200 (or 400 by its rules) and the other 200, no deadlock; a late entry made while the
+  seating task computes waits for it and flags the seated round (``superseded``); a retry of a
+  failed seating queued behind a withdrawal or a publish, no deadlock.
 
 Celery runs eagerly here (the seating task runs in the request's thread after its commit).
 """
@@ -32,7 +37,18 @@ from scoring.models import Game, Hand, Seat
 from tests.factories import MembershipFactory
 from tests.services import at_once, wait_until
 from tournaments import services
-from tournaments.models import AuditEntry, Club, Membership, Player, Round, Table
+from tournaments.errors import TournamentError
+from tournaments.models import (
+    AuditEntry,
+    Club,
+    Membership,
+    Player,
+    Registration,
+    Round,
+    Table,
+    Tournament,
+)
+from tournaments.services import seatings
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -197,37 +213,59 @@ def in_order_behind_the_game_lock(
 ) -> list[Answer]:
     """Hold ``game_id``'s row lock on another connection, let ``first`` then ``then`` queue
     behind it (each seen waiting before the next starts), release it; their answers."""
+    return in_order_behind_a_row_lock("scoring_game", game_id, first, then)
+
+
+#: The tables whose rows a test holds locked (a table's name cannot be a query parameter).
+LOCKABLE = ("scoring_game", "tournaments_round")
+
+
+def in_order_behind_a_row_lock(
+    table: str, row_id: int, first: Callable[[], Answer], then: Callable[[], Answer]
+) -> list[Answer]:
+    """Hold the row ``row_id`` of ``table`` (one of :data:`LOCKABLE`) locked on another
+    connection, let ``first`` then ``then`` queue behind it (each seen waiting for a lock before
+    the next starts), release it; their answers (an exception in an answer's place)."""
+    assert table in LOCKABLE, table
     holder = connections.create_connection("default")
-    answers: list[Answer | BaseException | None] = [None, None]
-
-    def run(i: int, call: Callable[[], Answer]) -> None:
-        try:
-            answers[i] = call()
-        except BaseException as exc:  # returned to the test
-            answers[i] = exc
-        finally:
-            connection.close()
-
     try:
         holder.set_autocommit(False)
         with holder.cursor() as cursor:
-            cursor.execute("SELECT id FROM scoring_game WHERE id = %s FOR UPDATE", [game_id])
-        threads = []
-        for i, call in enumerate((first, then)):
-            thread = threading.Thread(target=run, args=(i, call))
-            thread.start()
-            threads.append(thread)
+            cursor.execute(f"SELECT id FROM {table} WHERE id = %s FOR UPDATE", [row_id])
+        running = []
+        for n, call in enumerate((first, then), 1):
+            running.append(in_a_thread(call))
             wait_until(
-                f"request {i + 1} waits for the lock",
-                lambda n=i + 1: waiting_for_a_lock(n),
-                seconds=30,
+                f"request {n} waits for a lock", lambda n=n: waiting_for_a_lock(n), seconds=30
             )
         holder.rollback()
-        for thread in threads:
-            thread.join(timeout=60)
+        return [answer() for answer in running]
     finally:
         holder.close()
-    return answers  # type: ignore[return-value]
+
+
+def in_a_thread(call: Callable[[], Answer]) -> Callable[[], Answer]:
+    """Start ``call`` in a thread of its own (its own database connection, closed at the end);
+    returns a function that waits for its answer (an exception is returned in its place)."""
+    answer: list[Answer | BaseException | None] = [None]
+
+    def run() -> None:
+        try:
+            answer[0] = call()
+        except BaseException as exc:  # returned to the test
+            answer[0] = exc
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+
+    def join() -> Answer:
+        thread.join(timeout=60)
+        assert not thread.is_alive(), f"{call} still runs after 60 s"
+        return answer[0]  # type: ignore[return-value]
+
+    return join
 
 
 @pytest.mark.parametrize("first", ["hand", "regenerate"])
@@ -344,3 +382,243 @@ def test_each_interleaving_of_a_close_and_a_first_hand(
         assert (table.state, game.current_hands) == (Table.State.NOT_PLAYED, 0)
     assert game.state == Game.State.FINISHED
     assert Round.objects.get(pk=rnd.pk).state == Round.State.COMPLETE
+
+
+# --- a round's players changing while its round is published, seated again or seated ----------
+# Every path takes the latest round's row lock, then the tournament's (publish, regenerate, the
+# seating, the seam; and, since they lock the latest round first, late entries, withdrawals and
+# seat requests): the forced orders below deadlocked, or lost a late entry, when a change to the
+# players locked the tournament first.
+
+
+def api_post(director: Any, what: str, url: str, data: dict[str, Any] | None = None) -> Any:
+    """A director's ``POST url`` (``data`` as JSON), through the API, answered as ``what``."""
+
+    def send() -> Answer:
+        api = APIClient()
+        api.force_authenticate(director)
+        return Answer(what, api.post(url, data, format="json").status_code)
+
+    return send
+
+
+def withdraw(director: Any, registration: Registration) -> Callable[[], Answer]:
+    """A director withdraws ``registration``, through the API."""
+    url = (
+        f"/api/v1/tournaments/{registration.tournament_id}/registrations/"
+        f"{registration.pk}/withdraw/"
+    )
+    return api_post(director, "withdraw", url)
+
+
+def register(director: Any, tournament: Tournament, player: Player) -> Callable[[], Answer]:
+    """A director registers ``player`` (a late entry once a round exists), through the API."""
+    url = f"/api/v1/tournaments/{tournament.pk}/registrations/"
+    return api_post(director, "register", url, {"player": player.pk})
+
+
+def seat(director: Any, tournament: Tournament) -> Callable[[], Answer]:
+    """A director asks for the next round's seating (again: the latest round), through the API."""
+    return api_post(director, "seat", f"/api/v1/tournaments/{tournament.pk}/rounds/")
+
+
+def seated_players(rnd: Round) -> set[int]:
+    """The registrations ``rnd`` seats or sits out."""
+    return set(rnd.seats.values_list("registration_id", flat=True)) | set(
+        rnd.sit_outs.values_list("registration_id", flat=True)
+    )
+
+
+def seated_round_of(
+    club: Club, director: Any, players: list[Player], **options: Any
+) -> tuple[Round, list[Registration]]:
+    """Round 1 of a new tournament (3 rounds, ``options``) of ``players``, seated."""
+    tournament, _ = services.tournament_create(
+        club=club, created_by=director, name=f"r {uuid.uuid4().hex[:6]}", rounds=3, **options
+    )
+    registrations = [services.registration_add(tournament=tournament, player=p) for p in players]
+    rnd, _ = services.round_seat(tournament=tournament)
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.SEATED
+    return rnd, registrations
+
+
+@pytest.mark.parametrize("action", ["publish", "regenerate"])
+@pytest.mark.parametrize("field", ["nine at tonk", "five at rook tables of 5"])
+def test_a_withdrawal_queued_behind_a_publish_or_a_regenerate_does_not_deadlock(
+    club: Club,
+    director: Any,
+    make_players: Callable[[int], list[Player]],
+    action: str,
+    field: str,
+) -> None:
+    """The withdrawal asked while the round's publish (or regenerate) waits for the round's row.
+    It used to lock the tournament, then wait for the round: the publish, holding the round,
+    then waited for the tournament (PostgreSQL: "deadlock detected", a 500)."""
+    fits = field == "nine at tonk"  # else withdrawing one leaves 4 for tables of 5
+    options = {"kind": "tonk"} if fits else {"kind": "rook", "sizes": [5]}
+    rnd, registrations = seated_round_of(club, director, make_players(9 if fits else 5), **options)
+    leaving = registrations[0]
+
+    answers = in_order_behind_a_row_lock(
+        "tournaments_round",
+        rnd.pk,
+        round_action(director, rnd, action),
+        withdraw(director, leaving),
+    )
+
+    assert all(isinstance(a, Answer) for a in answers), answers
+    statuses = {a.what: a.status for a in answers}
+    leaving.refresh_from_db()
+    rnd.refresh_from_db()
+    if fits:
+        assert statuses == {action: 200, "withdraw": 200}
+        assert leaving.withdrawn_after == 1
+    else:  # refused, as registration_withdraw says (the round published, or planned again)
+        assert statuses == {action: 200, "withdraw": 400}
+        assert leaving.withdrawn_after is None
+    if action == "publish":
+        assert (rnd.state, rnd.superseded) == (Round.State.PUBLISHED, False)
+    else:  # the withdrawal came before the seating task (it waited behind it): seated without
+        assert (rnd.state, rnd.superseded) == (Round.State.SEATED, False)
+        expected = {r.pk for r in registrations[1 if fits else 0 :]}
+        assert seated_players(rnd) == expected
+
+
+def during_a_seating(
+    monkeypatch: pytest.MonkeyPatch, seat: Callable[[], Answer], change: Callable[[], Answer]
+) -> list[Answer]:
+    """Ask for a seating (``seat``: the eager task runs in its thread, after its commit), hold
+    the task once it has read the players (its round's and tournament's rows locked), make
+    ``change`` in another thread, see it wait for a lock, let the seating go on; their answers.
+    """
+    players_read, go_on = threading.Event(), threading.Event()
+    seating_for = seatings._seating_for
+
+    def seating_held(*args: Any, **kwargs: Any) -> Any:
+        players_read.set()
+        assert go_on.wait(60), "the test never let the seating go on"
+        return seating_for(*args, **kwargs)
+
+    monkeypatch.setattr(seatings, "_seating_for", seating_held)
+    seating = in_a_thread(seat)
+    try:
+        wait_until("the seating has read the players", players_read.is_set, seconds=30)
+        changing = in_a_thread(change)
+        wait_until("the change waits for a lock", lambda: waiting_for_a_lock(1), seconds=30)
+    finally:
+        go_on.set()
+    return [seating(), changing()]
+
+
+def test_a_late_entry_during_the_seating_waits_for_it_and_flags_the_round(
+    club: Club,
+    director: Any,
+    make_players: Callable[[int], list[Player]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A player registered while the seating task computes (it has read the players, not yet
+    committed): the registration waits for the seating's row lock, then finds the round seated
+    without the player and flags it (superseded: the director seats it again). It used to get
+    round 1 while the round was still planned, the round then seated without them and nothing
+    flagged: the player scored as missing round 1."""
+    *players, late = make_players(7)
+    tournament, _ = services.tournament_create(
+        club=club, created_by=director, name="late", kind="tonk", rounds=2
+    )
+    for player in players:
+        services.registration_add(tournament=tournament, player=player)
+    answers = during_a_seating(
+        monkeypatch, seat(director, tournament), register(director, tournament, late)
+    )
+
+    assert answers == [Answer("seat", 202), Answer("register", 201)], answers
+    rnd = Round.objects.get(tournament=tournament, number=1)
+    entry = Registration.objects.get(tournament=tournament, player=late)
+    assert (rnd.state, entry.from_round, rnd.superseded) == (Round.State.SEATED, 1, True)
+    assert entry.pk not in seated_players(rnd)
+    services.round_regenerate(round=rnd, by=director)  # what the flag asks the director to do
+    rnd.refresh_from_db()
+    assert (rnd.state, rnd.superseded) == (Round.State.SEATED, False)
+    assert seated_players(rnd) == set(tournament.registrations.values_list("pk", flat=True))
+
+
+@pytest.mark.parametrize("other", ["withdraw", "publish"])
+def test_a_retry_of_a_failed_seating_queued_behind_a_withdrawal_or_a_publish(
+    club: Club,
+    director: Any,
+    make_players: Callable[[int], list[Player]],
+    monkeypatch: pytest.MonkeyPatch,
+    other: str,
+) -> None:
+    """Asking again for a failed round's seating (the retry) while a withdrawal, or a publish,
+    waits for the round's row. The retry used to lock the tournament, then the round: against a
+    withdrawal locking the round first (as it now does), or a publish (which locks the round,
+    then the tournament), a deadlock."""
+    tournament, _ = services.tournament_create(
+        club=club, created_by=director, name="retry", kind="tonk", rounds=3
+    )
+    registrations = [
+        services.registration_add(tournament=tournament, player=p) for p in make_players(9)
+    ]
+
+    def seating_failing(*_args: Any, **_kwargs: Any) -> Any:
+        raise TournamentError("seating_unfinished", attempts=1)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(seatings, "_seating_for", seating_failing)
+        rnd, _ = services.round_seat(tournament=tournament)
+    rnd.refresh_from_db()
+    assert rnd.state == Round.State.FAILED
+    leaving = registrations[0]
+    first = (
+        withdraw(director, leaving) if other == "withdraw" else round_action(director, rnd, other)
+    )
+
+    answers = in_order_behind_a_row_lock(
+        "tournaments_round", rnd.pk, first, seat(director, tournament)
+    )
+
+    assert all(isinstance(a, Answer) for a in answers), answers
+    rnd.refresh_from_db()
+    leaving.refresh_from_db()
+    assert rnd.state == Round.State.SEATED  # the retry's task ran after both
+    if other == "withdraw":  # allowed while the seating failed; the retry seats the others
+        assert answers == [Answer("withdraw", 200), Answer("seat", 202)]
+        assert leaving.withdrawn_after == 1  # the round 1 asked for
+        assert seated_players(rnd) == {r.pk for r in registrations[1:]}
+    else:  # nothing to publish yet
+        assert answers == [Answer("publish", 409), Answer("seat", 202)]
+        assert seated_players(rnd) == {r.pk for r in registrations}
+
+
+def test_a_withdrawal_during_the_seating_waits_for_it_and_flags_the_round(
+    club: Club,
+    director: Any,
+    make_players: Callable[[int], list[Player]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A player withdrawn while the seating task computes (it has read the players, them among
+    them): the withdrawal waits for the seating, then finds the round seated with the player
+    and flags it (superseded). The withdrawal locks the latest round before the registration:
+    holding the registration's row (FOR UPDATE) while it waited, the seating's seats (a key
+    referring to that row) would wait for it: a deadlock."""
+    tournament, _ = services.tournament_create(
+        club=club, created_by=director, name="leaving", kind="tonk", rounds=2
+    )
+    registrations = [
+        services.registration_add(tournament=tournament, player=p) for p in make_players(7)
+    ]
+    leaving = registrations[0]
+
+    answers = during_a_seating(monkeypatch, seat(director, tournament), withdraw(director, leaving))
+
+    assert answers == [Answer("seat", 202), Answer("withdraw", 200)], answers
+    rnd = Round.objects.get(tournament=tournament, number=1)
+    leaving.refresh_from_db()
+    assert (rnd.state, rnd.superseded, leaving.withdrawn_after) == (Round.State.SEATED, True, 1)
+    assert seated_players(rnd) == {r.pk for r in registrations}
+    services.round_regenerate(round=rnd, by=director)
+    rnd.refresh_from_db()
+    assert (rnd.state, rnd.superseded) == (Round.State.SEATED, False)
+    assert seated_players(rnd) == {r.pk for r in registrations[1:]}

@@ -356,13 +356,15 @@ def registration_withdraw(
     Raises:
         TournamentError: ``too_few_players`` (above), ``bad_reason``.
     """
+    # The latest round first, the registration after it: a seating under way holds the round
+    # while its seats (keys referring to the registration) wait for a registration locked here.
+    _latest_round_locked(registration.tournament_id)
     registration = (
         Registration.objects.select_for_update(of=("self",))
         .select_related("player")
         .get(pk=registration.pk)
     )
     if registration.withdrawn_after is None:
-        _latest_round_locked(registration.tournament_id)
         _check_withdrawal(registration)
         last = _last_round(registration.tournament)
         registration.withdrawn_after = last.number if last is not None else 0
