@@ -229,6 +229,17 @@ def _last_round(tournament: Tournament) -> Round | None:
     return tournament.round_set.order_by("-number").first()
 
 
+def _last_seated_number(last: Round | None) -> int:
+    """The number of the last round a player withdrawing now was seated in (0: none): the
+    latest round, unless its seating is still to come (planned, or failed: it will be seated
+    without them)."""
+    if last is None:
+        return 0
+    if last.state in (Round.State.PLANNED, Round.State.FAILED):
+        return last.number - 1
+    return last.number
+
+
 def _latest_round_locked(tournament_id: int) -> None:
     """Lock the tournament's latest round, if any, before anything else a change to its players
     or its rounds locks. A seating running now holds that row (``seatings``): the change waits
@@ -367,7 +378,7 @@ def registration_withdraw(
     if registration.withdrawn_after is None:
         _check_withdrawal(registration)
         last = _last_round(registration.tournament)
-        registration.withdrawn_after = last.number if last is not None else 0
+        registration.withdrawn_after = _last_seated_number(last)
         registration.save(update_fields=("withdrawn_after",))
         _audit(
             registration.tournament_id,
