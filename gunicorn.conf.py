@@ -18,12 +18,9 @@ variables already in the environment win; empty counts as unset), with these def
 - ``max_requests`` ``GUNICORN_MAX_REQUESTS`` (1000) plus a random jitter of up to
   ``GUNICORN_MAX_REQUESTS_JITTER`` (100): each worker is replaced gracefully after that many
   requests, not all at once;
-- the access log: ``GUNICORN_ACCESS_LOG`` (``-``: stdout; empty, the default: none), each line
-  with the request's time in seconds and its request id (the response's ``X-Request-ID``).
-  Off by default: it costs about 2 ms of CPU a request here (``bench/RESULTS.md``), a third
-  of a hand's, and the proxy in front usually keeps one; errors are in the application's log
-  whatever it says. gunicorn's own log goes to stderr, at ``LOG_LEVEL`` (info), beside the
-  application's lines (``config.settings.LOGGING``).
+- the access log to stdout, each line with the request's time in seconds and its request id
+  (the response's ``X-Request-ID``); gunicorn's own log to stderr, at ``LOG_LEVEL`` (info),
+  beside the application's lines (``config.settings.LOGGING``).
 """
 
 import os
@@ -58,7 +55,7 @@ keepalive = _setting("GUNICORN_KEEPALIVE", 5)
 max_requests = _setting("GUNICORN_MAX_REQUESTS", 1000)
 max_requests_jitter = _setting("GUNICORN_MAX_REQUESTS_JITTER", 100)
 
-accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "").strip() or None
+accesslog = "-"
 errorlog = "-"
 loglevel = (os.environ.get("LOG_LEVEL") or "info").lower()
 access_log_format = (

@@ -25,7 +25,6 @@ SETTINGS = (
     "GUNICORN_KEEPALIVE",
     "GUNICORN_MAX_REQUESTS",
     "GUNICORN_MAX_REQUESTS_JITTER",
-    "GUNICORN_ACCESS_LOG",
 )
 
 
@@ -54,8 +53,7 @@ def test_defaults_workers_from_the_cpus_and_the_timeouts(monkeypatch: pytest.Mon
     assert (config.timeout, config.graceful_timeout, config.keepalive) == (30, 30, 5)
     assert (config.max_requests, config.max_requests_jitter) == (1000, 100)
     # Access log to stdout with the request id, gunicorn's own log to stderr.
-    # No access log unless asked for (it costs CPU on every request); gunicorn's own to stderr.
-    assert (config.accesslog, config.errorlog, config.loglevel) == (None, "-", "info")
+    assert (config.accesslog, config.errorlog, config.loglevel) == ("-", "-", "info")
     assert "%({x-request-id}o)s" in config.access_log_format
     assert config.control_socket_disable is True  # no socket shared by every server of a user
 
@@ -72,7 +70,6 @@ def test_the_environment_overrides_each_value(monkeypatch: pytest.MonkeyPatch) -
         GUNICORN_KEEPALIVE="2",
         GUNICORN_MAX_REQUESTS="500",
         GUNICORN_MAX_REQUESTS_JITTER="50",
-        GUNICORN_ACCESS_LOG="-",
     )
 
     assert config.workers == 3
@@ -80,7 +77,6 @@ def test_the_environment_overrides_each_value(monkeypatch: pytest.MonkeyPatch) -
     assert (config.timeout, config.graceful_timeout, config.keepalive) == (20, 10, 2)
     assert (config.max_requests, config.max_requests_jitter) == (500, 50)
     assert config.loglevel == "warning"
-    assert config.accesslog == "-"
 
 
 def test_empty_values_count_as_unset(monkeypatch: pytest.MonkeyPatch) -> None:
