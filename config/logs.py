@@ -23,7 +23,7 @@ class HealthAnswerFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         """Lower a ``/healthz`` 503's level; never drops a record."""
         request = getattr(record, "request", None)
-        if getattr(record, "status_code", None) == 503 and getattr(request, "path", "") == (
+        if getattr(record, "status_code", None) == 503 and getattr(request, "path_info", "") == (
             "/healthz"
         ):
             record.levelno = logging.WARNING

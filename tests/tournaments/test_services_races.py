@@ -601,9 +601,9 @@ def test_a_withdrawal_during_the_seating_waits_for_it_and_flags_the_round(
 ) -> None:
     """A player withdrawn while the seating task computes (it has read the players, them among
     them): the withdrawal waits for the seating, then finds the round seated with the player
-    and flags it (superseded). The withdrawal locks the latest round before the registration:
-    holding the registration's row (FOR UPDATE) while it waited, the seating's seats (a key
-    referring to that row) would wait for it: a deadlock."""
+    and flags it (superseded). The withdrawal locks the latest round and the tournament before
+    the registration: holding the registration's row (FOR UPDATE) while it waited, the
+    seating's seats (a key referring to that row) would wait for it: a deadlock."""
     tournament, _ = services.tournament_create(
         club=club, created_by=director, name="leaving", kind="tonk", rounds=2
     )
@@ -621,5 +621,7 @@ def test_a_withdrawal_during_the_seating_waits_for_it_and_flags_the_round(
     assert seated_players(rnd) == {r.pk for r in registrations}
     services.round_regenerate(round=rnd, by=director)
     rnd.refresh_from_db()
+    leaving.refresh_from_db()
     assert (rnd.state, rnd.superseded) == (Round.State.SEATED, False)
     assert seated_players(rnd) == {r.pk for r in registrations[1:]}
+    assert leaving.withdrawn_after == 0  # seated again without them: round 1 was not theirs

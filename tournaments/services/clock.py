@@ -18,8 +18,9 @@ from tournaments.services.origin import ORIGIN
 
 
 def tick(*, now: datetime | None = None) -> int:
-    """Move rounds through their deadlines (Celery beat every 30 s; ``manage.py tick --loop``
-    in the embedded mode): a published round whose deadline passed is "time called" once —
+    """Move rounds through their deadlines (the tick's job ``call_time``: Celery beat every
+    ``TICK_SECONDS``; ``manage.py tick --loop`` in the embedded mode): a published round whose
+    deadline passed is "time called" once —
     each table may still enter the hand in progress (its game takes one more hand at most; a
     Rook table its round, with nobody out if need be). Driven by the deadlines stored in the
     database; running it twice changes nothing more. Kept in the tournament's audit

@@ -240,19 +240,23 @@ def _last_seated_number(last: Round | None) -> int:
     return last.number
 
 
-def _latest_round_locked(tournament_id: int) -> None:
-    """Lock the tournament's latest round, if any, before anything else a change to its players
-    or its rounds locks. A seating running now holds that row (``seatings``): the change waits
-    for it, then sees the round seated (and flags it) instead of slipping in while the players
-    are read. And every path takes its locks in one order, the latest round then the
-    tournament, as publishing, regenerating, the seating and the scoring seam do, so none of
-    them can deadlock another."""
+def _players_locked(tournament_id: int) -> None:
+    """Lock the tournament's latest round, if any, then the tournament: what every change to
+    its players or to which round comes next locks first, in that order (the seating task,
+    publishing and regenerating lock a round with its tournament; the scoring seam a round,
+    then updates the tournament).
+
+    A seating running now holds both: a late entry or a withdrawal waits for it, then sees the
+    round seated (and flags it) instead of slipping in while the players are read. The
+    tournament's lock also covers the round this one may have missed: one being created now
+    (its creator holds the tournament), or round 1 (no round to lock yet)."""
     list(
         Round.objects.select_for_update()
         .filter(tournament_id=tournament_id)
         .order_by("-number")
         .values_list("pk", flat=True)[:1]
     )
+    list(Tournament.objects.select_for_update().filter(pk=tournament_id).values_list("pk"))
 
 
 def _players_changed(tournament: Tournament) -> None:
@@ -312,7 +316,7 @@ def registration_add(
         raise TournamentError(  # no name: other clubs' players are not to be discovered
             "other_club", field="player"
         )
-    _latest_round_locked(tournament.pk)
+    _players_locked(tournament.pk)
     from_round = entry_round(tournament)
     if from_round > tournament.round_count:
         raise TournamentError("finished")
@@ -367,9 +371,10 @@ def registration_withdraw(
     Raises:
         TournamentError: ``too_few_players`` (above), ``bad_reason``.
     """
-    # The latest round first, the registration after it: a seating under way holds the round
-    # while its seats (keys referring to the registration) wait for a registration locked here.
-    _latest_round_locked(registration.tournament_id)
+    # The latest round and the tournament first, the registration after them: a seating under
+    # way holds them while its seats (keys referring to the registration) wait at its commit
+    # for a registration locked here.
+    _players_locked(registration.tournament_id)
     registration = (
         Registration.objects.select_for_update(of=("self",))
         .select_related("player")

@@ -33,7 +33,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.audit import _audit
-from tournaments.services.events import _active, _check_seatable, _last_round, _latest_round_locked
+from tournaments.services.events import _active, _check_seatable, _last_round, _players_locked
 from tournaments.services.origin import ORIGIN
 from tournaments.services.results import _results_changed
 
@@ -71,7 +71,7 @@ def round_seat(
         TournamentError: ``too_few_players`` (fewer active players than the smallest table:
             "4 players cannot fill a table: the smallest table seats 5"), ``bad_reason``.
     """
-    _latest_round_locked(tournament.pk)  # the latest round, then the tournament: one order
+    _players_locked(tournament.pk)  # the latest round, then the tournament: one order
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     last = _last_round(tournament)
     if last is not None and last.state in (Round.State.PLANNED, Round.State.SEATED):
@@ -301,6 +301,11 @@ def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Ro
     _check_seatable(rnd.tournament, len(_active(rnd.tournament, rnd.number)))
     rnd.seats.all().delete()
     rnd.sit_outs.all().delete()
+    # The players who withdrew while it was seated are seated in it no more (the seating
+    # leaves them out): they withdrew after the round before.
+    Registration.objects.filter(tournament_id=rnd.tournament_id, withdrawn_after=rnd.number).update(
+        withdrawn_after=rnd.number - 1
+    )
     rnd.tables.all().delete()
     SeatResult.objects.filter(game_id__in=games).delete()
     Game.objects.filter(pk__in=games).delete()

@@ -204,7 +204,7 @@ def round_seating_compute(*, round_id: int) -> Round:
                 **part,
             )
         except SheetError as exc:  # a table the game cannot take (names alike but for case)
-            raise TournamentError.because("bad_table", exc.error) from exc
+            raise TournamentError.because("bad_names", exc.error) from exc
         # Ids, not instances: the rows are many, and each related instance costs.
         rows = Table.objects.bulk_create(
             Table(round_id=rnd.pk, number=number, game_id=game.pk)
