@@ -120,10 +120,7 @@ def _seating_retry(rnd: Round, *, by: Any, reason: object, idempotency_key: str 
     if rnd.state != Round.State.FAILED:
         return rnd
     _check_seatable(rnd.tournament, len(_active(rnd.tournament, rnd.number)))
-    rnd.state = Round.State.PLANNED
-    rnd.seat_asked_at = rnd.seat_sent_at = timezone.now()
-    rnd.seat_attempts = 0
-    rnd.failure = None
+    _seating_asked_again(rnd)
     rnd.save(update_fields=("state", "seat_asked_at", "seat_sent_at", "seat_attempts", "failure"))
     details: dict[str, Any] = {"retry": True}
     if key:
@@ -136,8 +133,18 @@ def _seating_retry(rnd: Round, *, by: Any, reason: object, idempotency_key: str 
         round_number=rnd.number,
         **details,
     )
-    enqueue(tasks.round_seat, rnd.pk)
     return rnd
+
+
+def _seating_asked_again(rnd: Round) -> None:
+    """A round (its row locked, saved by the caller) asks for its seating again (a retry, a
+    regenerate): planned, asked and sent now, no attempt and no failure yet; its task is sent
+    once the transaction commits."""
+    rnd.state = Round.State.PLANNED
+    rnd.seat_asked_at = rnd.seat_sent_at = timezone.now()
+    rnd.seat_attempts = 0
+    rnd.failure = None
+    enqueue(tasks.round_seat, rnd.pk)
 
 
 def _seating_send(rnd: Round) -> None:
@@ -309,12 +316,9 @@ def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Ro
     rnd.tables.all().delete()
     SeatResult.objects.filter(game_id__in=games).delete()
     Game.objects.filter(pk__in=games).delete()
-    rnd.state = Round.State.PLANNED
     rnd.superseded = False
     rnd.published_at = rnd.deadline = rnd.seated_at = rnd.time_called_at = None
-    rnd.seat_asked_at = rnd.seat_sent_at = timezone.now()
-    rnd.seat_attempts = 0
-    rnd.failure = None
+    _seating_asked_again(rnd)
     rnd.save()
     _audit(
         rnd.tournament_id,
@@ -323,7 +327,6 @@ def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Ro
         reason=reason,
         round_number=rnd.number,
     )
-    enqueue(tasks.round_seat, rnd.pk)
     return rnd
 
 
