@@ -79,7 +79,9 @@ class TournamentForm(forms.Form):
     )
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
-        help_text=_("Round times and the clock are shown in this zone."),
+        help_text=_(
+            "The start time is read in this zone, and round times and the clock are shown in it."
+        ),
     )
     starts_at = LocalDateTimeField(
         label=_("Start time"),
