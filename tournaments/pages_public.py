@@ -30,11 +30,6 @@ def _tournament(tournament_id: int) -> Tournament:
     return get_object_or_404(Tournament.objects.select_related("club"), pk=tournament_id)
 
 
-def _local(tournament: Tournament, value: Any) -> Any:
-    """A time in the tournament's time zone."""
-    return localtime.local(value, tournament.time_zone)
-
-
 def _current_round(tournament: Tournament) -> Round | None:
     """The latest round the public may see."""
     return tournament.round_set.filter(state__in=SHOWN).order_by("-number").first()
@@ -47,7 +42,7 @@ def _clock(tournament: Tournament, rnd: Round | None) -> dict[str, Any] | None:
         return None
     return {
         "round": rnd,
-        "deadline": _local(tournament, rnd.deadline),
+        "deadline": localtime.local(rnd.deadline, tournament.time_zone),
         "time_called": rnd.time_called_at is not None,
         "zone": tournament.time_zone,
     }
