@@ -291,6 +291,24 @@ def test_a_wall_time_shown_twice_is_refused_without_its_offset_naming_both_insta
         assert outcome.body["instants"] == both
 
 
+def test_the_page_offers_both_instants_of_a_time_shown_twice(ctx: Context) -> None:
+    """A ``datetime-local`` input takes no offset: the refused page offers the two instants,
+    and the one chosen is stored."""
+    client = Client()
+    client.force_login(ctx.director)
+    url = reverse("tournaments:new", args=[ctx.club.pk])
+    data = _form_data(ctx.club, "America/Chicago", "2025-11-02T01:30")
+    with nothing_stored():
+        page = client.post(url, data)
+    assert page.status_code == 422
+    html = page.content.decode()
+    first, second = "2025-11-02T01:30:00-05:00", "2025-11-02T01:30:00-06:00"
+    assert f'<option value="{first}">' in html and f'<option value="{second}">' in html
+    response = client.post(url, data | {"starts_at": second})
+    assert response.status_code == 303
+    assert Tournament.objects.get(club=ctx.club).starts_at == utc(2025, 11, 2, 7, 30)
+
+
 @pytest.mark.parametrize("zone", SHIFTING, ids=_id)
 @pytest.mark.parametrize("which", [0, 1], ids=["earlier", "later"])
 def test_a_wall_time_shown_twice_with_its_offset_is_that_instant(

@@ -117,11 +117,24 @@ class LocalDateTimeField(forms.Field):
     Cleans to None (blank), a naive ``datetime`` (a wall time) or an aware one (an instant);
     unreadable text is a validation error (code ``bad_format``)."""
 
-    widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+    widget: forms.Widget = forms.DateTimeInput(
+        attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+    )
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("help_text", localtime.DESCRIPTION)
         super().__init__(**kwargs)
+
+    def offer(self, instants: list[str]) -> None:
+        """After a wall time the zone shows twice was refused: offer the instants it could be
+        (ISO 8601 with their offsets, earlier first), as a choice, since a ``datetime-local``
+        input cannot take an offset. The choice posts the instant with its offset."""
+        labels = (gettext("%(time)s, the first time"), gettext("%(time)s, the second time"))
+        choices = [("", gettext("Which one?"))]
+        for i, instant in enumerate(instants):
+            label = labels[i] if i < len(labels) else "%(time)s"
+            choices.append((instant, label % {"time": instant}))
+        self.widget = forms.Select(choices=choices)
 
     def to_python(self, value: Any) -> datetime | None:
         if isinstance(value, datetime):

@@ -343,6 +343,10 @@ class TournamentForm(forms.Form):
                 if exc.code == "bad_sizes":
                     params["max"] = engine.max_players
             text = error_text(exc, **params)
+        target = self.fields.get(field or "")
+        instants = exc.details.get("instants")
+        if isinstance(target, LocalDateTimeField) and isinstance(instants, list):
+            target.offer([str(i) for i in instants])  # a wall time shown twice: which one?
         self.add_error(field, text)
 
     @staticmethod
