@@ -88,8 +88,8 @@ class TournamentForm(forms.Form):
         required=False,
         help_text=_(
             "Optional: when round 1 starts, as the clocks show it in the time zone above; "
-            "shown to players. A time the clocks skip that day is refused, and so is one they "
-            "show twice unless its offset is given (such as 2025-11-02T01:30-05:00)."
+            "shown to players. A time the clocks skip that day is refused; for one they show "
+            "twice (the hour they go back) the page asks which of the two is meant."
         ),
     )
     minutes_per_round = forms.IntegerField(
