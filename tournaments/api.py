@@ -39,6 +39,7 @@ from tournaments import selectors, services
 from tournaments.models import Membership, Player, Registration, Round, Tournament
 from tournaments.serializers import (
     AuditStepOut,
+    LocalDateTimeField,
     RegistrationOut,
     RoundOut,
     StandingsOut,
@@ -128,8 +129,13 @@ class TournamentListApi(TournamentApiView):
         prefer = serializers.IntegerField(required=False)
         method = serializers.CharField(required=False)
         hands_per_round = serializers.IntegerField(required=False)
-        time_zone = serializers.CharField(required=False)
-        starts_at = serializers.DateTimeField(required=False, allow_null=True)
+        time_zone = serializers.CharField(
+            required=False,
+            help_text="The tournament's time zone, a name of the IANA database "
+            "(America/Chicago); the times of this request without an offset are read in it. "
+            "UTC when left out.",
+        )
+        starts_at = LocalDateTimeField(required=False, allow_null=True)
         minutes_per_round = serializers.IntegerField(required=False, allow_null=True)
         missed_round_score = serializers.CharField(required=False)
         basis = serializers.CharField(required=False)

@@ -39,6 +39,18 @@ TOURNAMENT_MESSAGES: dict[str, Template] = {
         "round would be an advantage"
     ),
     "bad_time_zone": _("unknown time zone %(time_zone)r"),
+    "bad_format.time": _(
+        "%(field)s: %(text)s is not a date and time; write 2025-03-15T18:30 (a wall time in "
+        "the tournament's time zone) or add its offset, 2025-03-15T18:30-05:00"
+    ),
+    "bad_format.time_gap": _(
+        "%(field)s: %(time)s does not exist in %(zone)s: the clocks go forward from "
+        "UTC%(before)s to UTC%(after)s then, skipping it; give a time outside that gap"
+    ),
+    "bad_format.time_fold": _(
+        "%(field)s: %(time)s happens twice in %(zone)s, as the clocks go back: %(first)s or "
+        "%(second)s; send the one meant, with its offset"
+    ),
     "other_club": _("that player is not a player of this club"),
     "finished": _("every round is seated: too late to enter"),
     "already_registered": _("%(name)s is already registered"),

@@ -21,7 +21,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
-from zoneinfo import ZoneInfo
 
 import segno
 from django.conf import settings
@@ -45,7 +44,7 @@ from scoring.errors import NotAllowed
 from scoring.games import adapter_for
 from scoring.htmx import HtmxHttpRequest
 from scoring.models import Game, Hand, Seat
-from tournaments import selectors, services
+from tournaments import localtime, selectors, services
 from tournaments.errors import TournamentError, failure_message
 from tournaments.forms import (
     RegisterForm,
@@ -237,8 +236,7 @@ def _clock(rnd: Round, tournament: Tournament, now: datetime | None = None) -> d
     if rnd.deadline is None:
         return {}
     now = now or timezone.now()
-    zone = ZoneInfo(tournament.time_zone)
-    deadline = timezone.localtime(rnd.deadline, zone)
+    deadline = localtime.local(rnd.deadline, tournament.time_zone)
     called = rnd.time_called_at is not None or rnd.deadline <= now
     minutes = max(0, math.ceil((rnd.deadline - now).total_seconds() / 60))
     return {
@@ -254,8 +252,7 @@ def _clock(rnd: Round, tournament: Tournament, now: datetime | None = None) -> d
 def _local(value: datetime | None, tournament: Tournament) -> str:
     if value is None:
         return ""
-    local = timezone.localtime(value, ZoneInfo(tournament.time_zone))
-    return formats.date_format(local, "DATETIME_FORMAT")
+    return formats.date_format(localtime.local(value, tournament.time_zone), "DATETIME_FORMAT")
 
 
 def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:

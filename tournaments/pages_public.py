@@ -10,17 +10,15 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_GET
 
 from scoring.games import adapter_for
-from tournaments import selectors
+from tournaments import localtime, selectors
 from tournaments.models import Registration, Round, Table, TableSeat, Tournament
 
 #: Rounds whose tables the public may see.
@@ -30,11 +28,6 @@ POLL_SECONDS = 5
 
 def _tournament(tournament_id: int) -> Tournament:
     return get_object_or_404(Tournament.objects.select_related("club"), pk=tournament_id)
-
-
-def _local(tournament: Tournament, value: Any) -> Any:
-    """A time in the tournament's time zone."""
-    return timezone.localtime(value, ZoneInfo(tournament.time_zone)) if value else None
 
 
 def _current_round(tournament: Tournament) -> Round | None:
@@ -49,7 +42,7 @@ def _clock(tournament: Tournament, rnd: Round | None) -> dict[str, Any] | None:
         return None
     return {
         "round": rnd,
-        "deadline": _local(tournament, rnd.deadline),
+        "deadline": localtime.local(rnd.deadline, tournament.time_zone),
         "time_called": rnd.time_called_at is not None,
         "zone": tournament.time_zone,
     }

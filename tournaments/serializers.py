@@ -4,19 +4,51 @@ cannot drift."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from scoring.messages import error_message
 from scoring.models import Game, HandEvent
 from scoring.serializers import BlankAsNullCharField, GameNameField, JsonObjectField
-from tournaments import selectors
-from tournaments.errors import failure_message
+from tournaments import localtime, selectors
+from tournaments.errors import TournamentError, failure_message
 from tournaments.models import AuditEntry, Round, Table, Tournament
 from tournaments.selectors import Standings
 from tournaments.standings import IN_PLAY
+
+# --- fields -----------------------------------------------------------------------------------
+
+
+@extend_schema_field({"type": "string", "pattern": localtime.TIME_PATTERN})
+class LocalDateTimeField(serializers.Field):  # type: ignore[type-arg]
+    """A time a request gives: a wall time in the tournament's zone (``2025-03-15T18:30``) or
+    an ISO 8601 instant with its offset (``2025-03-15T18:30-05:00``, ``…Z``): the one rule of
+    ``tournaments.localtime``. The field reads the text (:func:`tournaments.localtime.parse`;
+    anything else is 400 ``bad_format`` naming the field); the service turns it into the
+    instant in the tournament's zone (:func:`tournaments.localtime.instant`: a wall time the
+    zone skips, or shows twice without its offset, is refused, 400 ``bad_format`` with the
+    field, the time and the zone). The schema documents the rule on every such field.
+
+    Validates to a naive ``datetime`` (a wall time) or an aware one (an instant); renders an
+    aware ``datetime`` as the instant in ISO 8601 with its offset (``Z`` for UTC)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", localtime.DESCRIPTION)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> datetime:
+        try:
+            return localtime.parse(data, field=self.field_name or "time")
+        except TournamentError as exc:
+            raise serializers.ValidationError(error_message(exc), code="bad_format") from None
+
+    def to_representation(self, value: datetime) -> str:
+        return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
 
 #: Round states without tables: the seating under way, or failed.
 UNSEATED = (Round.State.PLANNED, Round.State.FAILED)

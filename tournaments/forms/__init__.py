@@ -5,7 +5,8 @@ one module per concern:
 - :mod:`~tournaments.forms.registration`: registering players, and what a registration did;
 - :mod:`~tournaments.forms.substitutes`: a substitute for a seated player in a round;
 - :mod:`~tournaments.forms.common`: the words for the services' refusals, the table sizes and
-  most rounds offered, the check of a player's name.
+  most rounds offered, the check of a player's name, the field of a time
+  (:class:`~tournaments.forms.common.LocalDateTimeField`).
 
 The forms parse what was typed into the arguments of the tournaments services; the rules
 (table sizes a game allows, rounds, zero for Rook…) are checked once, by the services, and a
@@ -15,7 +16,13 @@ from this package (``from tournaments.forms import TournamentForm``); names star
 that one module imports from another are shared within this package only.
 """
 
-from tournaments.forms.common import ERROR_TEXT, MAX_ROUNDS, error_text, table_sizes
+from tournaments.forms.common import (
+    ERROR_TEXT,
+    MAX_ROUNDS,
+    LocalDateTimeField,
+    error_text,
+    table_sizes,
+)
 from tournaments.forms.registration import Registered, RegisterForm, registered_text
 from tournaments.forms.substitutes import SubstituteForm
 from tournaments.forms.tournament import TournamentForm, default_time_zone
@@ -23,6 +30,7 @@ from tournaments.forms.tournament import TournamentForm, default_time_zone
 __all__ = [
     "ERROR_TEXT",
     "MAX_ROUNDS",
+    "LocalDateTimeField",
     "RegisterForm",
     "Registered",
     "SubstituteForm",

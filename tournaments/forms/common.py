@@ -8,7 +8,11 @@ Names starting with ``_`` are shared within ``tournaments.forms`` only.
 from __future__ import annotations
 
 import unicodedata
+from datetime import datetime
+from typing import Any
 
+from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -16,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import games
 from scoring.messages import error_message, translated_params
 from scoring.services import MAX_NAME_LENGTH
+from tournaments import localtime
 from tournaments.errors import TournamentError
 
 
@@ -96,3 +101,48 @@ def _name_problem(name: str) -> str | None:
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
         return gettext("A name cannot hold tabs or other control characters.")
     return None
+
+
+# --- times ------------------------------------------------------------------------------------
+
+
+class LocalDateTimeField(forms.Field):
+    """A time typed on a director's form: a wall time in the tournament's zone, or an instant
+    with its offset (``tournaments.localtime``: the one rule). The field reads the text
+    (:func:`tournaments.localtime.parse`: ``2025-03-15T18:30``, what a ``datetime-local``
+    input sends, or ``2025-03-15T18:30-05:00``); the service turns it into the instant in the
+    tournament's zone (:func:`tournaments.localtime.instant`), and its refusal (a time the
+    zone skips, or shows twice) comes back next to this field.
+
+    Cleans to None (blank), a naive ``datetime`` (a wall time) or an aware one (an instant);
+    unreadable text is a validation error (code ``bad_format``)."""
+
+    widget: forms.Widget = forms.DateTimeInput(
+        attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+    )
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", localtime.DESCRIPTION)
+        super().__init__(**kwargs)
+
+    def offer(self, instants: list[str]) -> None:
+        """After a wall time the zone shows twice was refused: offer the instants it could be
+        (ISO 8601 with their offsets, earlier first), as a choice, since a ``datetime-local``
+        input cannot take an offset. The choice posts the instant with its offset."""
+        labels = (gettext("%(time)s, the first time"), gettext("%(time)s, the second time"))
+        choices = [("", gettext("Which one?"))]
+        for i, instant in enumerate(instants):
+            label = labels[i] if i < len(labels) else "%(time)s"
+            choices.append((instant, label % {"time": instant}))
+        self.widget = forms.Select(choices=choices)
+
+    def to_python(self, value: Any) -> datetime | None:
+        if isinstance(value, datetime):
+            return value
+        text = str(value).strip() if value is not None else ""
+        if not text:
+            return None
+        try:
+            return localtime.parse(text, field=str(self.label or "time"))
+        except TournamentError as exc:
+            raise ValidationError(error_message(exc), code="bad_format") from None

@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from datetime import datetime
 from typing import Any, ClassVar, cast
-from zoneinfo import ZoneInfo, available_timezones
 
 from django import forms
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -30,8 +27,9 @@ from scoring.forms import (
 from scoring.games import adapter_for
 from scoring.models import Game
 from tonkrules import RuleError
+from tournaments import localtime
 from tournaments.errors import TournamentError
-from tournaments.forms.common import MAX_ROUNDS, error_text, table_sizes
+from tournaments.forms.common import MAX_ROUNDS, LocalDateTimeField, error_text, table_sizes
 from tournaments.models import (
     Club,
     Tournament,
@@ -46,7 +44,7 @@ def default_time_zone(club: Club) -> str:
 
 
 def _time_zone_choices() -> list[tuple[str, str]]:
-    return [(zone, zone.replace("_", " ")) for zone in sorted(available_timezones())]
+    return [(zone, zone.replace("_", " ")) for zone in localtime.zone_names()]
 
 
 def _sizes_text(sizes: list[int]) -> str:
@@ -81,13 +79,18 @@ class TournamentForm(forms.Form):
     )
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
-        help_text=_("Round times and the clock are shown in this zone."),
+        help_text=_(
+            "The start time is read in this zone, and round times and the clock are shown in it."
+        ),
     )
-    starts_at = forms.DateTimeField(
+    starts_at = LocalDateTimeField(
         label=_("Start time"),
         required=False,
-        help_text=_("Optional: when round 1 starts, in the time zone above; shown to players."),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=_(
+            "Optional: when round 1 starts, as the clocks show it in the time zone above; "
+            "shown to players. A time the clocks skip that day is refused; for one they show "
+            "twice (the hour they go back) the page asks which of the two is meant."
+        ),
     )
     minutes_per_round = forms.IntegerField(
         label=_("Minutes per round"),
@@ -283,12 +286,6 @@ class TournamentForm(forms.Form):
         for name in self._other_fields(kind):
             self.errors.pop(name, None)
             cleaned.pop(name, None)
-        starts_at = cleaned.get("starts_at")
-        zone = cleaned.get("time_zone")
-        if isinstance(starts_at, datetime) and zone:
-            # Typed as a wall-clock time in the tournament's zone, not the server's.
-            naive = timezone.make_naive(starts_at, timezone.get_current_timezone())
-            cleaned["starts_at"] = timezone.make_aware(naive, ZoneInfo(zone))
         return cleaned
 
     def options(self) -> dict[str, object]:
@@ -346,6 +343,10 @@ class TournamentForm(forms.Form):
                 if exc.code == "bad_sizes":
                     params["max"] = engine.max_players
             text = error_text(exc, **params)
+        target = self.fields.get(field or "")
+        instants = exc.details.get("instants")
+        if isinstance(target, LocalDateTimeField) and isinstance(instants, list):
+            target.offer([str(i) for i in instants])  # a wall time shown twice: which one?
         self.add_error(field, text)
 
     @staticmethod

@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
-from zoneinfo import available_timezones
 
 from django.db import IntegrityError, transaction
 
 from scoring.models import Game
 from tonkrules import RuleError, find_game
 from tonkrules.sheet import parse_currency, parse_stake
-from tournaments import seating
+from tournaments import localtime, seating
 from tournaments.errors import TournamentError
 from tournaments.models import (
     AuditEntry,
@@ -72,7 +71,7 @@ def tournament_create(
     method: str = Tournament.Method.BALANCED,
     hands_per_round: int | None = None,
     time_zone: str = "UTC",
-    starts_at: datetime | None = None,
+    starts_at: datetime | str | None = None,
     minutes_per_round: int | None = None,
     missed_round_score: str = Tournament.Missed.AVERAGE,
     basis: str = Tournament.Basis.TOTAL,
@@ -98,6 +97,11 @@ def tournament_create(
         confirmation: who must confirm a table's hand before it counts in the standings and
             the seating (``Game.Confirmation``: ``none``, ``one_other`` by default, ``all``,
             ``director``); every table's game is started with it.
+        time_zone: an IANA zone name (``tournaments.localtime.zone``); UTC when not given.
+        starts_at: when round 1 starts: a naive ``datetime`` or text without an offset is a
+            wall time in ``time_zone``; an aware one, or text with an offset, is that instant
+            (``tournaments.localtime.instant``: a wall time the zone skips, or shows twice,
+            is refused). Stored as the instant.
         idempotency_key: a retry with the same key (same user) returns the first tournament.
 
     Returns:
@@ -105,7 +109,8 @@ def tournament_create(
 
     Raises:
         TournamentError: a request the rules refuse (``not_director``, ``bad_sizes``,
-            ``bad_rounds``, ``bad_options``, ``zero_for_rook``…); nothing is saved.
+            ``bad_rounds``, ``bad_options``, ``zero_for_rook``, ``bad_time_zone``,
+            ``bad_format`` for a time…); nothing is saved.
     """
     if not is_director(created_by, club):
         raise TournamentError("not_director")
@@ -186,13 +191,9 @@ def tournament_create(
         )
     basis = _choice(basis, Tournament.Basis, "basis")
     confirmation = _choice(confirmation, Game.Confirmation, "confirmation")
-    # "localtime" and "posixrules" are files of the system's zone database, not time zones.
-    if (
-        not isinstance(time_zone, str)
-        or time_zone in ("localtime", "posixrules", "Factory")
-        or time_zone not in available_timezones()
-    ):
-        raise TournamentError("bad_time_zone", params={"time_zone": time_zone}, field="time_zone")
+    zone = localtime.zone(time_zone)
+    if starts_at is not None:
+        starts_at = localtime.instant(starts_at, zone, field="starts_at")
     if minutes_per_round is not None:
         _whole(minutes_per_round, "minutes_per_round", 1, 24 * 60)
     try:
