@@ -303,6 +303,8 @@ LOGGING: dict[str, object] = {
         "django.request": {"filters": ["health_answer"], "propagate": True},
         # django-guid tells of every id it makes at INFO: only its warnings.
         "django_guid": {"level": "WARNING"},
+        # django-axes: each failed sign-in and each lock-out is a warning; successes are not told.
+        "axes": {"level": "WARNING"},
     },
 }
 

@@ -20,8 +20,8 @@ model is classified one way or the other.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence, Sized
+from typing import Any, cast
 
 from django.contrib import admin
 from django.contrib.admin.utils import NestedObjects
@@ -36,7 +36,7 @@ from django.utils.translation import gettext
 from ops.models import Heartbeat
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnlyAdmin(admin.ModelAdmin):
     """Results and derived state: shown, never added, changed or deleted in the admin (a
     superuser included). Without delete permission Django offers no "delete selected"
     action and refuses the delete view (403); without change permission the change view
@@ -52,7 +52,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
+class ReadOnlyInline(admin.TabularInline):
     """Rows shown beside their parent (a game's seats, a hand's score lines), never added,
     changed or deleted there."""
 
@@ -94,7 +94,9 @@ def results_touched(objs: Iterable[Model], using: str) -> list[str]:
             )
     for (field, _value), querysets in collector.field_updates.items():
         model = field.model
-        count = sum(len(q) if isinstance(q, list | tuple) else q.count() for q in querysets)
+        count = 0
+        for rows in querysets:
+            count += rows.count() if isinstance(rows, QuerySet) else len(cast(Sized, rows))
         if is_result(model) and count:
             lines.append(
                 gettext(
@@ -110,7 +112,7 @@ def results_touched(objs: Iterable[Model], using: str) -> list[str]:
     return lines
 
 
-class RecordAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class RecordAdmin(admin.ModelAdmin):
     """A plain record an operator may keep in the admin: only ``editable_fields`` change (and
     ``add_fields`` are given when adding; ``add_fields`` empty: no adding here); every other
     field is read-only. A delete, one row or "delete selected", is refused when it would
@@ -124,7 +126,7 @@ class RecordAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def has_add_permission(self, request: HttpRequest) -> bool:
         return bool(self.add_fields) and super().has_add_permission(request)
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Sequence[str]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         editable = set(self.add_fields if obj is None else self.editable_fields)
         names = [
             f.name
@@ -134,11 +136,9 @@ class RecordAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return [*super().get_readonly_fields(request, obj), *names]
 
     def get_deleted_objects(
-        self, objs: QuerySet[Any] | list[Any], request: HttpRequest
+        self, objs: Sequence[Any] | QuerySet[Any], request: HttpRequest
     ) -> tuple[list[Any], dict[str, int], set[str], list[Any]]:
-        to_delete, model_count, perms_needed, protected = super().get_deleted_objects(
-            objs, request
-        )
+        to_delete, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
         using = router.db_for_write(self.model)
         return to_delete, model_count, perms_needed, [*protected, *results_touched(objs, using)]
 

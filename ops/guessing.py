@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username, get_cool_off
@@ -40,7 +40,7 @@ def client_address(request: HttpRequest) -> str:
     ``$proxy_add_x_forwarded_for`` does) that many entries from the right of
     ``X-Forwarded-For``, never an entry the client could have written itself. DRF's reading
     (``NUM_PROXIES``), used by the sign-in limits and the API's throttles alike."""
-    return str(BaseThrottle().get_ident(request) or "")
+    return str(BaseThrottle().get_ident(cast(Any, request)) or "")
 
 
 # --- passwords ---------------------------------------------------------------------------------
@@ -126,6 +126,8 @@ class KeyGuessThrottle(SimpleRateThrottle):
     bytes). ``timer`` is the clock (tests replace it)."""
 
     scope = "key_guess"
+    num_requests: int
+    duration: int
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": client_address(request)}

@@ -151,7 +151,7 @@ def throttled_response(exc: exceptions.Throttled) -> Response:
     """429 for a caller over a limit on guessing or on writes (``ops.guessing``,
     ``scoring.throttles``): ``{"error": {"code": "throttled", "detail": "rate", "message",
     "retry_after"}}`` with ``Retry-After`` in whole seconds."""
-    wait = max(1, math.ceil(exc.wait or 1))
+    wait = max(1, math.ceil(getattr(exc, "wait", None) or 1))
     body = {
         "code": "throttled",
         "detail": "rate",
@@ -159,7 +159,9 @@ def throttled_response(exc: exceptions.Throttled) -> Response:
         "retry_after": wait,
     }
     return Response(
-        {"error": body}, status=status.HTTP_429_TOO_MANY_REQUESTS, headers={"Retry-After": str(wait)}
+        {"error": body},
+        status=status.HTTP_429_TOO_MANY_REQUESTS,
+        headers={"Retry-After": str(wait)},
     )
 
 

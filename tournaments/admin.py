@@ -23,7 +23,7 @@ from tournaments.models import (
 )
 
 
-class MembershipInline(admin.TabularInline):  # type: ignore[type-arg]
+class MembershipInline(admin.TabularInline):
     """Who belongs to the club, and who directs it: kept here (no service changes them)."""
 
     model = Membership

@@ -69,7 +69,9 @@ def test_every_sign_in_page_is_covered() -> None:
 def _api_authentications() -> set[type]:
     classes: set[type] = set()
     for route, pattern in _patterns(get_resolver()):
-        view = getattr(pattern.callback, "cls", None) or getattr(pattern.callback, "view_class", None)
+        view = getattr(pattern.callback, "cls", None) or getattr(
+            pattern.callback, "view_class", None
+        )
         if route.startswith("api/v1/") and view is not None:
             classes.update(getattr(view, "authentication_classes", ()))
     return classes
@@ -89,7 +91,7 @@ def test_the_configured_limits() -> None:
         (["ip_address"], 20),
         (["username"], 50),
     ]
-    assert settings.AXES_COOLOFF_TIME == timedelta(minutes=15)
+    assert timedelta(minutes=15) == settings.AXES_COOLOFF_TIME
     assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] == {
         "key_guess": "30/min",
         "table_write": "120/min",
@@ -330,9 +332,7 @@ def write(client: APIClient, game: Game) -> Any:
     )
 
 
-def test_a_seat_writing_at_a_busy_tables_pace_is_never_throttled(
-    game: Game, clock: Clock
-) -> None:
+def test_a_seat_writing_at_a_busy_tables_pace_is_never_throttled(game: Game, clock: Clock) -> None:
     seat = api(f"Seat {_right_key('Seat', game)}")
     for _ in range(40):  # a hand every 5 s (no table plays that fast) for over three minutes
         response = write(seat, game)
@@ -355,6 +355,8 @@ def test_a_runaway_seat_key_is_throttled_and_stores_nothing(
     assert throttled["Retry-After"] == "60"
     other_address = api(f"Seat {_right_key('Seat', game)}", address=THERE)
     assert write(other_address, game).status_code == 201
-    assert api(f"Seat {_right_key('Seat', game)}").get(f"/api/v1/games/{game.pk}/").status_code == 200
+    assert (
+        api(f"Seat {_right_key('Seat', game)}").get(f"/api/v1/games/{game.pk}/").status_code == 200
+    )
     clock.now += 60
     assert write(seat, game).status_code == 201
