@@ -77,6 +77,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Table and seat links (/t/<key>/, /s/<seat key>/): unknown keys counted per address, 429
+    # once too many (ops.guessing, the same count as the API's refused keys).
+    "ops.guessing.KeyGuessMiddleware",
     # Last: turns a sign-in refused for too many failures into its 429 page (ops.guessing).
     "axes.middleware.AxesMiddleware",
 ]

@@ -7,9 +7,10 @@ One rule per thing guessed, used by every way in:
   a limit of ``settings.LOGIN_FAILURE_LIMITS`` is reached within ``LOGIN_COOLOFF_MINUTES``: per
   account from one address, per address, per account. :class:`LoginFailureHandler` gives each
   its own limit; :func:`lockout_response` answers 429 with when to try again.
-- **Keys** (``Authorization: Token``, ``Table`` and ``Seat`` keys of the API): an address whose
-  keys were refused ``DEFAULT_THROTTLE_RATES["key_guess"]`` times is refused (429) until the
-  window passes (:class:`KeyGuessThrottle`, :class:`KeyGuessGuard`).
+- **Keys** (``Authorization: Token``, ``Table`` and ``Seat`` keys of the API; the table and
+  seat links of the pages, ``/t/<key>/``, ``/s/<seat key>/``): an address whose keys were
+  refused ``DEFAULT_THROTTLE_RATES["key_guess"]`` times is refused (429) until the window
+  passes (:class:`KeyGuessThrottle`, :class:`KeyGuessGuard`, :class:`KeyGuessMiddleware`).
 
 Both know the caller by :func:`client_address`, the one reading of the client's address.
 """
@@ -26,6 +27,7 @@ from django.conf import settings
 from django.db.models import Max, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.translation import gettext
 from rest_framework import exceptions
@@ -122,8 +124,8 @@ class KeyGuessThrottle(SimpleRateThrottle):
     key it sends, until the oldest of those refusals leaves the window.
 
     State lives in the default cache: with Redis down (the cache ignores its errors) nothing is
-    counted and nothing is refused (the limit fails open; the keys themselves are 32 random
-    bytes). ``timer`` is the clock (tests replace it)."""
+    counted and nothing is refused (the limit fails open; the keys themselves are 24 random
+    bytes or more). ``timer`` is the clock (tests replace it)."""
 
     scope = "key_guess"
     num_requests: int
@@ -176,3 +178,42 @@ class KeyGuessGuard:
 class TokenAuthentication(KeyGuessGuard, DrfTokenAuthentication):
     """``Authorization: Token <key>``, a user's API token, with refusals counted against the
     caller's address (:class:`KeyGuessGuard`)."""
+
+
+#: The names a page's address gives its private key under (``/t/<key>/``, ``/s/<seat_key>/``).
+KEY_ARGUMENTS = frozenset({"key", "seat_key"})
+
+
+class KeyGuessMiddleware:
+    """Pages opened by a private key in their address: a 404 from one (no such key) counts a
+    refused key against the caller's address, and an address that used up its refusals gets
+    a 429 page, whatever key it sends, until the window passes (the same count as the API's,
+    :class:`KeyGuessThrottle`)."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response: HttpResponse = self.get_response(request)
+        throttle = getattr(request, "key_guess", None)
+        if throttle is not None and response.status_code == 404:
+            throttle.refused(request)
+        return response
+
+    def process_view(
+        self, request: HttpRequest, view: Any, args: Any, kwargs: dict[str, Any]
+    ) -> HttpResponse | None:
+        if not KEY_ARGUMENTS & set(kwargs) or request.path_info.startswith("/api/"):
+            return None
+        throttle = KeyGuessThrottle()
+        try:
+            throttle.refuse_if_blocked(request)
+        except exceptions.Throttled as exc:
+            seconds = max(1, math.ceil(getattr(exc, "wait", None) or 1))
+            response = TemplateResponse(
+                request, "throttled.html", {"message": exc.detail}, status=429
+            )
+            response["Retry-After"] = str(seconds)
+            return response
+        request.key_guess = throttle  # type: ignore[attr-defined]
+        return None

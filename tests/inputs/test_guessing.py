@@ -29,7 +29,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from ops.guessing import KeyGuessGuard, KeyGuessThrottle, client_address
+from ops.guessing import KEY_ARGUMENTS, KeyGuessGuard, KeyGuessThrottle, client_address
 from scoring import services
 from scoring.models import Game, Hand
 from scoring.throttles import TableLinkWriteThrottle
@@ -360,3 +360,51 @@ def test_a_runaway_seat_key_is_throttled_and_stores_nothing(
     )
     clock.now += 60
     assert write(seat, game).status_code == 201
+
+
+# --- table and seat links of the pages -------------------------------------------------------
+
+
+def test_every_page_opened_by_a_key_in_its_address_is_guarded() -> None:
+    """Every page route naming a key (``<str:key>``, ``<str:seat_key>``...) is counted by the
+    middleware: a route with a new name for a key fails here until KEY_ARGUMENTS has it."""
+    named = set()
+    for route, pattern in _patterns(get_resolver()):
+        if route.startswith("api/"):
+            continue
+        named.update(n for n in pattern.pattern.converters if "key" in n)
+    assert named == set(KEY_ARGUMENTS)
+    assert "ops.guessing.KeyGuessMiddleware" in settings.MIDDLEWARE
+
+
+def _link(kind: str, game: Game, key: str | None = None) -> str:
+    if kind == "table":
+        return f"/t/{key or game.table_key}/"
+    return f"/s/{key or game.seats.order_by('position')[0].seat_key}/"
+
+
+@pytest.mark.parametrize("kind", ["table", "seat"])
+def test_guessed_links_from_one_address_are_refused_after_thirty(
+    kind: str, game: Game, clock: Clock
+) -> None:
+    for n in range(30):
+        assert Client(REMOTE_ADDR=HERE).get(_link(kind, game, f"guess{n}")).status_code == 404
+        clock.now += 1
+    refused = Client(REMOTE_ADDR=HERE).get(_link(kind, game, "guess-again"))
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "30"
+    assert "Too many keys refused from your address" in refused.content.decode()
+
+    right = _link(kind, game)
+    assert Client(REMOTE_ADDR=HERE).get(right).status_code == 429  # even the right link
+    assert Client(REMOTE_ADDR=THERE).get(right).status_code in (200, 302)
+    clock.now += 30
+    assert Client(REMOTE_ADDR=HERE).get(right).status_code in (200, 302)
+
+
+def test_guesses_on_pages_and_the_api_share_one_count(game: Game, clock: Clock) -> None:
+    for n in range(15):
+        Client(REMOTE_ADDR=HERE).get(f"/t/guess{n}/")
+        api(f"Table guess{n}").get(f"/api/v1/games/{game.pk}/")
+    assert Client(REMOTE_ADDR=HERE).get(f"/t/{game.table_key}/").status_code == 429
+    assert api(f"Table {game.table_key}").get(f"/api/v1/games/{game.pk}/").status_code == 429
