@@ -6,6 +6,7 @@ run eagerly in the web process, local-memory cache. ``DATABASE_URL``, ``CELERY_B
 workers, a Redis cache). ``.env.example`` lists every variable.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -57,6 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "django_guid",
+    "axes",
     "ops",
     "scoring",
     "tournaments",
@@ -75,6 +77,11 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Table and seat links (/t/<key>/, /s/<seat key>/): unknown keys counted per address, 429
+    # once too many (ops.guessing, the same count as the API's refused keys).
+    "ops.guessing.KeyGuessMiddleware",
+    # Last: turns a sign-in refused for too many failures into its 429 page (ops.guessing).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -299,6 +306,8 @@ LOGGING: dict[str, object] = {
         "django.request": {"filters": ["health_answer"], "propagate": True},
         # django-guid tells of every id it makes at INFO: only its warnings.
         "django_guid": {"level": "WARNING"},
+        # django-axes: each failed sign-in and each lock-out is a warning; successes are not told.
+        "axes": {"level": "WARNING"},
     },
 }
 
@@ -310,6 +319,41 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Limits on guessing (ops.guessing; README "Limits on guessing"). Passwords: django-axes counts
+# failed sign-ins (the sign-in page, the admin's) in the database, so the limits hold across
+# processes and whether Redis is up or not; the first limit reached refuses every try, the
+# right password included, until LOGIN_COOLOFF_MINUTES after the latest failure it counted.
+# A successful sign-in clears that account's failures from that address.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+LOGIN_FAILURE_LIMITS: list[tuple[list[str], int]] = [
+    # One account from one address: a forgotten password, or a guesser.
+    (["username", "ip_address"], env.int("LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS", default=5)),
+    # One address, any accounts: a guesser trying many accounts (a club's shared network
+    # fits well under it).
+    (["ip_address"], env.int("LOGIN_FAILURES_PER_ADDRESS", default=20)),
+    # One account, any addresses: a guesser spread over many addresses.
+    (["username"], env.int("LOGIN_FAILURES_PER_ACCOUNT", default=50)),
+]
+LOGIN_COOLOFF_MINUTES = env.int("LOGIN_COOLOFF_MINUTES", default=15)
+AXES_HANDLER = "ops.guessing.LoginFailureHandler"
+AXES_LOCKOUT_PARAMETERS = [parameters for parameters, _limit in LOGIN_FAILURE_LIMITS]
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMITS[0][1]
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES)
+AXES_RESET_ON_SUCCESS = True
+# A try while refused does not push the time to try again further away: the page can say when.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "ops.guessing.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "ops.guessing.client_address"
+# Successful sign-ins are not logged (only failures count).
+AXES_DISABLE_ACCESS_LOG = True
+# The proxies in front of the app that append the client's address to X-Forwarded-For (nginx:
+# 1). 0, the default: the address is the connection's (REMOTE_ADDR) and X-Forwarded-For, which
+# a client can write, is ignored. Used for the sign-in limits and the API's throttles alike.
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
 
 # --- Internationalisation ---------------------------------------------------------------------
 
@@ -354,12 +398,22 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "ops.guessing.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # Rule errors as the score-sheet format's error object (400), conflicts as 409; the
     # tournaments' refused requests likewise.
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # Limits on guessing and on table links' writes (README "Limits on guessing"): a
+    # 429 {"error": {"code": "throttled", ...}} with Retry-After. Keys refused per address
+    # (ops.guessing.KeyGuessThrottle, in the authentication classes); writes per table or
+    # seat key and address (scoring.throttles). Their state is in the cache.
+    "DEFAULT_THROTTLE_CLASSES": ["scoring.throttles.TableLinkWriteThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "key_guess": env.str("THROTTLE_KEY_GUESS", default="30/min"),
+        "table_write": env.str("THROTTLE_TABLE_WRITE", default="120/min"),
+    },
+    "NUM_PROXIES": TRUSTED_PROXIES,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -368,6 +422,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI from drf-spectacular-sidecar's static files: the docs work offline too.
+    # Every operation documents the 429 of the limits on guessing and writes.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "scoring.schema.document_throttling",
+    ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

@@ -1,42 +1,15 @@
-"""The Django admin of the scoring app: a window on games, hands, their trail and score lines,
-never a way round the services. Results change through the services only, which check who
+"""The Django admin of the scoring app: a window on games, seats, hands, their trail, score
+lines and score sheet jobs, never a way round the services (``ops.admin``: every one of them is
+a :class:`~ops.admin.ReadOnlyAdmin`). Results change through the services only, which check who
 may (``scoring.permissions``), score, keep the trail and announce the change: a superuser
 corrects, voids or confirms a hand on the table page or through the API like everyone else.
+The private keys (table, seat, idempotency, device digests) are not shown.
 """
-
-from typing import Any
 
 from django.contrib import admin
 
+from ops.admin import ReadOnlyAdmin, ReadOnlyInline
 from scoring.models import Game, Hand, HandEvent, ScoreLine, ScoresheetJob, Seat
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Records written by the services only (they validate and score): read-only here."""
-
-    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-
-class ResultsAdmin(ReadOnlyAdmin):
-    """A game's results and their trail: not added, changed nor deleted here (a deleted hand
-    or game would change standings with no one recorded)."""
-
-    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-
-class ReadOnlyInline(admin.TabularInline):
-    """Rows shown beside their game or hand, never edited here."""
-
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
 
 
 class SeatInline(ReadOnlyInline):
@@ -46,12 +19,21 @@ class SeatInline(ReadOnlyInline):
 
 
 @admin.register(Game)
-class GameAdmin(ResultsAdmin):
+class GameAdmin(ReadOnlyAdmin):
     list_display = ("id", "kind", "club", "state", "created_by", "created_at")
     list_filter = ("kind", "state", "club")
     date_hierarchy = "created_at"
     exclude = ("table_key", "idempotency_key", "request_fingerprint")
     inlines = (SeatInline,)
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    """A game's seats, as the services seated them (a substitute takes a seat through the
+    tournament's services)."""
+
+    list_display = ("game", "position", "name", "player")
+    exclude = ("seat_key",)
 
 
 class ScoreLineInline(ReadOnlyInline):
@@ -61,7 +43,7 @@ class ScoreLineInline(ReadOnlyInline):
 
 
 @admin.register(Hand)
-class HandAdmin(ResultsAdmin):
+class HandAdmin(ReadOnlyAdmin):
     list_display = (
         "game",
         "number",
@@ -74,20 +56,21 @@ class HandAdmin(ResultsAdmin):
         "created_at",
     )
     list_filter = ("state", "status", "entered_via")
-    exclude = ("idempotency_key",)
+    exclude = ("idempotency_key", "entered_device")
     inlines = (ScoreLineInline,)
 
 
 @admin.register(HandEvent)
-class HandEventAdmin(ResultsAdmin):
+class HandEventAdmin(ReadOnlyAdmin):
     """A hand's trail: confirmations, disputes, resolutions, voids and restores."""
 
     list_display = ("game", "number", "action", "seat", "user", "reason", "created_at")
     list_filter = ("action",)
+    exclude = ("idempotency_key", "device")
 
 
 @admin.register(ScoreLine)
-class ScoreLineAdmin(ResultsAdmin):
+class ScoreLineAdmin(ReadOnlyAdmin):
     """Each player's result in a hand revision, as the services scored it."""
 
     list_display = ("hand", "seat", "points")
@@ -95,7 +78,7 @@ class ScoreLineAdmin(ResultsAdmin):
 
 @admin.register(ScoresheetJob)
 class ScoresheetJobAdmin(ReadOnlyAdmin):
-    """Background scoring jobs."""
+    """Background scoring jobs: written by the import and its task only."""
 
     list_display = ("id", "status", "created_at", "finished_at")
     list_filter = ("status",)

@@ -14,6 +14,7 @@ to recover.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import Any, cast
@@ -30,13 +31,14 @@ from drf_spectacular.utils import (
     PolymorphicProxySerializer,
 )
 from rest_framework import exceptions, serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
+from ops.guessing import TokenAuthentication
 from scoring.api_auth import (
     SeatKeyAuthentication,
     TableAccess,
@@ -138,9 +140,29 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response(
             {"conflict": error_body(exc, exc.to_dict())}, status=status.HTTP_409_CONFLICT
         )
+    if isinstance(exc, exceptions.Throttled):
+        return throttled_response(exc)
     if isinstance(exc, Http404):  # get_object_or_404's sentence names the model: say Not found
         exc = exceptions.NotFound()
     return exception_handler(exc, context)
+
+
+def throttled_response(exc: exceptions.Throttled) -> Response:
+    """429 for a caller over a limit on guessing or on writes (``ops.guessing``,
+    ``scoring.throttles``): ``{"error": {"code": "throttled", "detail": "rate", "message",
+    "retry_after"}}`` with ``Retry-After`` in whole seconds."""
+    wait = max(1, math.ceil(getattr(exc, "wait", None) or 1))
+    body = {
+        "code": "throttled",
+        "detail": "rate",
+        "message": str(exc.detail),
+        "retry_after": wait,
+    }
+    return Response(
+        {"error": body},
+        status=status.HTTP_429_TOO_MANY_REQUESTS,
+        headers={"Retry-After": str(wait)},
+    )
 
 
 #: Refusals that mean "say which seat you are": a table key alone is told to send a seat key.

@@ -16,6 +16,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 
+from ops.guessing import KeyGuessGuard
 from scoring.models import Game, Hand, Seat
 from scoring.permissions import Actor, device_digest
 from scoring.selectors import games_visible_to
@@ -33,7 +34,7 @@ class TableAccess:
     seat: Seat | None = None
 
 
-class TableKeyAuthentication(authentication.BaseAuthentication):
+class _TableKeyLookup(authentication.BaseAuthentication):
     """``Authorization: Table <key>``: the game's private table key."""
 
     keyword = "Table"
@@ -57,7 +58,7 @@ class TableKeyAuthentication(authentication.BaseAuthentication):
         return self.keyword
 
 
-class SeatKeyAuthentication(authentication.BaseAuthentication):
+class _SeatKeyLookup(authentication.BaseAuthentication):
     """``Authorization: Seat <key>``: one seat's private key (its player's phone)."""
 
     keyword = "Seat"
@@ -79,6 +80,16 @@ class SeatKeyAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return self.keyword
+
+
+class TableKeyAuthentication(KeyGuessGuard, _TableKeyLookup):
+    """``Authorization: Table <key>``, with refused keys counted against the caller's address
+    (``ops.guessing.KeyGuessGuard``: 429 once they are too many)."""
+
+
+class SeatKeyAuthentication(KeyGuessGuard, _SeatKeyLookup):
+    """``Authorization: Seat <key>``, with refused keys counted against the caller's address
+    (``ops.guessing.KeyGuessGuard``: 429 once they are too many)."""
 
 
 def is_table(request: Request) -> bool:

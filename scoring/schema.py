@@ -74,3 +74,25 @@ class GameNameSchema(OpenApiSerializerFieldExtension):
         schema: dict[str, Any] = build_basic_type(OpenApiTypes.STR) or {"type": "string"}
         schema["enum"] = list(games.names())
         return schema
+
+
+def document_throttling(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: every operation may answer 429 (the limits on
+    guessing keys and on table links' writes, ``ops.guessing``, ``scoring.throttles``), with
+    the error object (``code`` ``throttled``, ``retry_after``) and ``Retry-After``."""
+    answer = {
+        "description": "Too many keys refused from this address, or too many writes from this "
+        "table link: nothing was done; try again after `Retry-After` seconds.",
+        "headers": {
+            "Retry-After": {
+                "schema": {"type": "integer", "minimum": 1},
+                "description": "Seconds to wait before trying again.",
+            }
+        },
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if isinstance(operation, dict) and "responses" in operation:
+                operation["responses"].setdefault("429", answer)
+    return result

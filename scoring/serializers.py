@@ -106,6 +106,9 @@ class ErrorObjectOut(serializers.Serializer[Any]):
     field = serializers.CharField(
         required=False, help_text="A tournament request's field at fault."
     )
+    retry_after = serializers.IntegerField(
+        required=False, help_text="throttled (429): seconds to wait before trying again."
+    )
 
 
 @extend_schema_serializer(component_name="Error")

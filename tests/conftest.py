@@ -4,6 +4,8 @@ from collections.abc import Iterator
 
 import pytest
 from celery._state import _set_task_join_will_block
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 
 from ops.background import _broker_down
 from tests.services import (
@@ -41,6 +43,18 @@ def broker_not_skipped() -> None:
     """Start each test with no broker skipped after an earlier test's failed send
     (``ops.background.send``'s back-off is per process)."""
     _broker_down.clear()
+
+
+@pytest.fixture(autouse=True)
+def throttles_forgotten() -> None:
+    """Start each test with no throttle history (the limits on guessing and on table links'
+    writes keep it in the cache, ``ops.guessing``, ``scoring.throttles``): the local-memory
+    cache the tests use is emptied. A Redis cache (services tests) is left alone, since its
+    database may be the test broker's too. The sign-in failures (axes, in the database) are
+    rolled back with each test."""
+    default = caches["default"]
+    if isinstance(default, LocMemCache):
+        default.clear()
 
 
 @pytest.fixture(scope="session")
