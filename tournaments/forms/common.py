@@ -7,15 +7,11 @@ Names starting with ``_`` are shared within ``tournaments.forms`` only.
 
 from __future__ import annotations
 
-import unicodedata
-
 from django.utils.functional import Promise
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import games
 from scoring.messages import error_message, translated_params
-from scoring.services import MAX_NAME_LENGTH
 from tournaments.errors import TournamentError
 
 
@@ -87,12 +83,3 @@ def error_text(exc: TournamentError, **params: object) -> str:
         return str(template) % values
     except (KeyError, TypeError, ValueError):
         return error_message(exc)
-
-
-def _name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a player's name (the scoring tables' rule), or None."""
-    if len(name) > MAX_NAME_LENGTH:
-        return gettext("A name has at most %(max)d characters.") % {"max": MAX_NAME_LENGTH}
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-        return gettext("A name cannot hold tabs or other control characters.")
-    return None
