@@ -7,8 +7,9 @@ field, so that every page, form, API body and admin page reads a name the one wa
   over the key column makes two names alike one name in the database too.
 - :class:`NameFormField` (forms): cleans by the rule; the error is the rule's sentence,
   translated, naming the name and the character.
-- :class:`NameSerializerField` (API): the same for a JSON string; a refusal is a 400
-  ``bad_player`` naming the field (``scoring.api.api_exception_handler``).
+- :class:`NameSerializerField` (API): a JSON string passed to the service, which reads it by
+  the rule (services own the rule: ``scoring.services.game_start``,
+  ``tournaments.services.tournament_create``, ``substitute_set``); the schema says so.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from rest_framework import serializers
 from scoring.messages import error_message
 from tonkrules.errors import PlayerError
 from tonkrules.names import MAX_NAME_LENGTH, clean_name, name_key
-from tonkrules.sheet import SheetError
 
 __all__ = [
     "MAX_NAME_LENGTH",
@@ -119,28 +119,21 @@ class NameField(models.CharField):  # type: ignore[type-arg]
 @extend_schema_field(
     {
         "type": "string",
-        "minLength": 1,
         "x-name-rule": True,
         "description": "A name: NFC-normalised, spaces collapsed, at most 80 characters after "
         "that; invisible and direction-control characters refused. Compared case-insensitively.",
     }
 )
 class NameSerializerField(serializers.CharField):
-    """A name in an API body, cleaned by ``tonkrules.names.clean_name``; a refusal raises
-    ``SheetError`` of the rule's ``PlayerError``: the API answers 400 ``bad_player`` with the
-    detail (``name_invisible``, ``blank_name``, ``name_too_long``), the name as sent and the
-    sentence naming the character."""
+    """A name in an API body: a string taken as sent (no trimming here) for the service to
+    read by the name rule, which refuses it with the rule's error (the games' API: 400
+    ``bad_player``, ``name_invisible``/``blank_name``/``name_too_long``; the tournaments':
+    400 ``bad_name`` with the rule's sentence). The schema documents the rule
+    (``x-name-rule``), and a test finds every request field of the API marked so."""
 
     def __init__(self, *, max_length: int = MAX_NAME_LENGTH, **kwargs: Any) -> None:
         super().__init__(allow_blank=True, trim_whitespace=False, **kwargs)
         self.name_max_length = max_length
-
-    def to_internal_value(self, data: Any) -> str:
-        text = super().to_internal_value(data)
-        try:
-            return clean_name(text, max_length=self.name_max_length)
-        except PlayerError as exc:
-            raise SheetError(exc) from exc
 
 
 NAME_HELP = _(

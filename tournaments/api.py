@@ -339,7 +339,7 @@ class SubstituteApi(TournamentApiView):
 
     class SubstituteInSerializer(StrictSerializer):
         registration = serializers.IntegerField()
-        substitute = serializers.CharField(max_length=80)
+        substitute = NameSerializerField()
 
     @extend_schema(
         request=SubstituteInSerializer,

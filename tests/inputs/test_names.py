@@ -1,0 +1,304 @@
+"""Names that look the same (issue 14, row 2): one name rule (``tonkrules.names``) at every
+entry point that takes a name.
+
+Each entry point is tried with examples of each kind: an invisible or direction-control
+character (refused, the error naming the character, nothing stored), a name that is another
+seat's or player's by the key (composed vs decomposed accents, letter case, spaces, full-width
+letters: the duplicate refused naming both, or at registration the existing club player
+found), spaces normalised, and names of Bengali, Tamil, Assamese and Filipino players that
+must pass as typed (joiners between South Asian letters are spelling). The last tests find the
+entry points (model columns, forms, the admin, the API schema), so that one added later
+without the rule fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django import forms
+from django.apps import apps
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.db import models
+from django.test import Client, RequestFactory
+from drf_spectacular.generators import SchemaGenerator
+from rest_framework.test import APIClient
+
+from scoring.forms import GameStartForm
+from scoring.models import Game, Seat
+from scoring.names import NameField, NameFormField
+from scoring.scoresheet_cli import answer
+from tests.factories import ClubFactory, MembershipFactory, PlayerFactory
+from tests.scoring.test_pages_games import start_form
+from tonkrules.errors import PlayerError
+from tonkrules.names import clean_name, name_key
+from tournaments import services
+from tournaments.models import Membership, Player, Registration, Round, TableSeat, Tournament
+
+pytestmark = pytest.mark.django_db
+
+JOSE = "Jos\u00e9"  # composed
+
+#: Invisible and direction-control characters: each refused wherever a name is typed.
+INVISIBLE = {
+    "zero-width-space": ("Ana\u200bBell", "U+200B"),
+    "right-to-left-override": ("\u202eAna", "U+202E"),
+    "left-to-right-isolate": ("\u2066Ana\u2069", "U+2066"),
+    "byte-order-mark": ("\ufeffAna", "U+FEFF"),
+    "soft-hyphen": ("An\u00ada", "U+00AD"),
+    "joiner-between-latin-letters": ("Ana\u200dBell", "U+200D"),
+    "non-joiner-at-the-end": ("Ana\u200c", "U+200C"),
+    "joiner-in-an-emoji-sequence": ("Ana \U0001f468\u200d\U0001f469", "U+200D"),
+    "line-separator": ("Ana\u2028Bell", "U+2028"),
+    "tab": ("Ana\tBell", "U+0009"),
+    "private-use": ("Ana\ue000", "U+E000"),
+    "tag-character": ("Ana\U000e0041", "U+E0041"),
+    "unassigned": ("Ana\u0378", "U+0378"),
+}
+
+#: Names that are "José" by the key: the duplicate of a seat or a club player.
+SAME_AS_JOSE = {
+    "decomposed": "Jose\u0301",
+    "upper-case": "JOS\u00c9",
+    "surrounding-and-no-break-spaces": "\u00a0 Jos\u00e9  ",
+    "full-width": "\uff2a\uff4f\uff53\u00e9",
+}
+
+#: Names that must pass exactly as typed.
+VALID = {
+    "bengali-non-joiner-after-virama": "\u0995\u09cd\u200c\u09b7\u09ae\u09be",
+    "bengali-ra-phala-with-joiner": "\u09b0\u200d\u09cd\u09af\u09be\u09ac",
+    "bengali-virama": "\u09b0\u09ac\u09c0\u09a8\u09cd\u09a6\u09cd\u09b0\u09a8\u09be\u09a5",
+    "tamil": "\u0ba4\u0bae\u0bbf\u0bb4\u0bcd\u0b9a\u0bc6\u0bb2\u0bcd\u0bb5\u0bbf",
+    "tamil-non-joiner": "\u0b95\u0bcd\u200c\u0bb7\u0bcd\u0bae\u0bbe",
+    "assamese": "\u0985\u09b8\u09ae\u09c0\u09af\u09bc\u09be",
+    "filipino": "Ni\u00f1o Dela Cruz",
+}
+
+
+def ids(mapping: dict[str, Any]) -> list[str]:
+    return list(mapping)
+
+
+@pytest.fixture
+def member() -> Any:
+    club = ClubFactory(name="Riverside")
+    PlayerFactory(club=club, name=JOSE)
+    return MembershipFactory(club=club, role=Membership.Role.DIRECTOR).user
+
+
+@pytest.fixture
+def api(member: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(member)
+    return client
+
+
+@pytest.fixture
+def web(member: Any) -> Client:
+    client = Client()
+    client.force_login(member)
+    return client
+
+
+# --- a game's seats, through every entry point that seats a game -----------------------------
+
+
+def _seat_api(api: APIClient, web: Client, names: list[str]) -> tuple[list[str] | None, str]:
+    response = api.post(
+        "/api/v1/games/",
+        {"game": "tonk", "players": [{"name": n} for n in names]},
+        format="json",
+    )
+    if response.status_code == 201:
+        game = Game.objects.get(pk=response.json()["id"])
+        return [name for name, _seat in game.seating], ""
+    assert response.status_code == 400, response.content
+    return None, json.dumps(response.json(), ensure_ascii=True) + response.json()["error"][
+        "message"
+    ]
+
+
+def _seat_page(api: APIClient, web: Client, names: list[str]) -> tuple[list[str] | None, str]:
+    data = start_form(web, kind="tonk", **{f"player_{i}": n for i, n in enumerate(names, 1)})
+    response = web.post("/games/new/", data)
+    if response.status_code in (302, 303):
+        game = Game.objects.latest("id")
+        return [name for name, _seat in game.seating], ""
+    assert response.status_code in (200, 422)
+    return None, response.content.decode()
+
+
+def _sheet(names: list[str]) -> dict[str, Any]:
+    return {"format": "tabletally.scoresheet/1", "game": "tonk", "players": names, "hands": []}
+
+
+def _seat_import(api: APIClient, web: Client, names: list[str]) -> tuple[list[str] | None, str]:
+    response = api.post("/api/v1/scoresheets/", _sheet(names), format="json")
+    if response.status_code == 201:
+        game = Game.objects.latest("id")
+        return [name for name, _seat in game.seating], ""
+    assert response.status_code == 400, response.content
+    return None, json.dumps(response.json(), ensure_ascii=True) + response.json()["error"][
+        "message"
+    ]
+
+
+def _seat_cli(api: APIClient, web: Client, names: list[str]) -> tuple[list[str] | None, str]:
+    status, out = answer("canonical", json.dumps(_sheet(names)).encode())
+    if status == 0:
+        return list(out["players"]), ""  # type: ignore[call-overload]
+    return None, json.dumps(out, ensure_ascii=True) + str(out["error"]["message"])  # type: ignore[index]
+
+
+#: Every entry point that seats players at a game (the CLI stores nothing: it checks).
+SEAT_ENTRIES: dict[str, Callable[[APIClient, Client, list[str]], tuple[list[str] | None, str]]] = {
+    "api-games": _seat_api,
+    "page-new-game": _seat_page,
+    "api-scoresheet-import": _seat_import,
+    "cli-scoresheet": _seat_cli,
+}
+
+
+@pytest.mark.parametrize("example", INVISIBLE.values(), ids=ids(INVISIBLE))
+@pytest.mark.parametrize("entry", SEAT_ENTRIES.values(), ids=ids(SEAT_ENTRIES))
+def test_a_seat_with_an_invisible_character_is_refused_naming_it(
+    entry: Any, example: tuple[str, str], api: APIClient, web: Client, unchanged_rows: Any
+) -> None:
+    name, code = example
+    with unchanged_rows():
+        seated, error = entry(api, web, ["Ben", name])
+    assert seated is None
+    assert code in error
+
+
+@pytest.mark.parametrize("variant", SAME_AS_JOSE.values(), ids=ids(SAME_AS_JOSE))
+@pytest.mark.parametrize("entry", SEAT_ENTRIES.values(), ids=ids(SEAT_ENTRIES))
+def test_two_seats_of_the_same_name_are_refused(
+    entry: Any, variant: str, api: APIClient, web: Client, unchanged_rows: Any
+) -> None:
+    with unchanged_rows():
+        seated, error = entry(api, web, [JOSE, variant])
+    assert seated is None
+    assert "same name" in error
+
+
+@pytest.mark.parametrize("name", VALID.values(), ids=ids(VALID))
+@pytest.mark.parametrize("entry", SEAT_ENTRIES.values(), ids=ids(SEAT_ENTRIES))
+def test_names_of_every_script_our_players_write_are_seated_as_typed(
+    entry: Any, name: str, api: APIClient, web: Client
+) -> None:
+    seated, error = entry(api, web, ["Ana", name])
+    assert seated == ["Ana", name], error
+
+
+@pytest.mark.parametrize("entry", SEAT_ENTRIES.values(), ids=ids(SEAT_ENTRIES))
+def test_seats_are_stored_normalised(entry: Any, api: APIClient, web: Client) -> None:
+    seated, error = entry(api, web, ["  Ana   Bell ", "Ben\u00a0Cole", "Jose\u0301"])
+    assert seated == ["Ana Bell", "Ben Cole", JOSE], error
+    assert all(unicodedata.is_normalized("NFC", n) for n in seated)
+
+
+# --- names inside hands: the players they refer to -------------------------------------------
+
+
+def _hand(held: dict[str, str], by: str = "Ben") -> dict[str, Any]:
+    return {"dealer": "Ben", "end": "knock", "by": by, "held": held}
+
+
+Sender = Callable[[dict[str, Any]], tuple[dict[str, int] | None, str]]
+
+
+def _hand_api(api: APIClient) -> Sender:
+    """A game seated with "José" (composed) and Ben; the sender posts a hand to it."""
+    game_id = api.post(
+        "/api/v1/games/",
+        {"game": "tonk", "players": [{"name": JOSE}, {"name": "Ben"}]},
+        format="json",
+    ).json()["id"]
+
+    def send(hand: dict[str, Any]) -> tuple[dict[str, int] | None, str]:
+        response = api.post(
+            f"/api/v1/games/{game_id}/hands/",
+            hand,
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex,
+        )
+        if response.status_code == 201:
+            return Game.objects.get(pk=game_id).totals, ""
+        assert response.status_code == 400, response.content
+        return None, json.dumps(response.json(), ensure_ascii=True)
+
+    return send
+
+
+def _hand_import(api: APIClient) -> Sender:
+    def send(hand: dict[str, Any]) -> tuple[dict[str, int] | None, str]:
+        sheet = {**_sheet([JOSE, "Ben"]), "hands": [hand]}
+        response = api.post("/api/v1/scoresheets/", sheet, format="json")
+        if response.status_code == 201:
+            return Game.objects.latest("id").totals, ""
+        assert response.status_code == 400, response.content
+        return None, json.dumps(response.json(), ensure_ascii=True)
+
+    return send
+
+
+def _hand_cli(api: APIClient) -> Sender:
+    def send(hand: dict[str, Any]) -> tuple[dict[str, int] | None, str]:
+        sheet = {**_sheet([JOSE, "Ben"]), "hands": [hand]}
+        status, out = answer("score", json.dumps(sheet).encode())
+        if status == 0:
+            return dict(out["totals"]), ""  # type: ignore[call-overload]
+        return None, json.dumps(out, ensure_ascii=True)
+
+    return send
+
+
+#: Every entry point that reads the names inside a hand (the table pages' entry forms take
+#: seats by their stored names, never typed).
+HAND_ENTRIES: dict[str, Callable[[APIClient], Sender]] = {
+    "api-hands": _hand_api,
+    "api-scoresheet-import": _hand_import,
+    "cli-scoresheet": _hand_cli,
+}
+
+
+@pytest.mark.parametrize("entry", HAND_ENTRIES.values(), ids=ids(HAND_ENTRIES))
+def test_a_hand_naming_a_seat_with_a_decomposed_accent_names_that_seat(
+    entry: Any, api: APIClient
+) -> None:
+    send = entry(api)
+    totals, error = send(_hand({"Jose\u0301": "AS 2D", "Ben": "KH QH"}, by="Jose\u0301"))
+    assert totals == {JOSE: 1, "Ben": -1}, error
+
+
+@pytest.mark.parametrize("entry", HAND_ENTRIES.values(), ids=ids(HAND_ENTRIES))
+def test_a_hand_naming_one_seat_twice_is_refused_naming_both(
+    entry: Any, api: APIClient, unchanged_rows: Any
+) -> None:
+    send = entry(api)
+    with unchanged_rows():
+        totals, error = send(_hand({JOSE: "AS 2D", "Jose\u0301": "3C", "Ben": "KH QH"}))
+    assert totals is None
+    assert '"code": "bad_player"' in error
+    assert "are the same name" in error
+
+
+@pytest.mark.parametrize("example", INVISIBLE.values(), ids=ids(INVISIBLE))
+@pytest.mark.parametrize("entry", HAND_ENTRIES.values(), ids=ids(HAND_ENTRIES))
+def test_a_hand_naming_a_player_with_an_invisible_character_is_refused(
+    entry: Any, example: tuple[str, str], api: APIClient, unchanged_rows: Any
+) -> None:
+    name, code = example
+    send = entry(api)
+    with unchanged_rows():
+        totals, error = send(_hand({JOSE: "AS 2D", "Ben": "KH QH"}, by=name.replace("Ana", "Ben")))
+    assert totals is None
+    assert '"code": "bad_player"' in error
+    assert code in error
