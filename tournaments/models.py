@@ -1,5 +1,6 @@
 """Clubs, their members (user accounts) and their players."""
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, TypeVar
 
 from django.conf import settings
@@ -102,6 +103,14 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def validate_constraints(self, exclude: Collection[str] | None = None) -> None:
+        """As Django's, with ``name_key`` checked whenever ``name`` is (the admin's form
+        leaves the key out, being not editable; ``name``'s field keeps it): one club player
+        per name key."""
+        if exclude and "name" not in exclude:
+            exclude = set(exclude) - {"name_key"}
+        super().validate_constraints(exclude=exclude)
 
 
 # --- tournaments ------------------------------------------------------------------------------

@@ -302,3 +302,315 @@ def test_a_hand_naming_a_player_with_an_invisible_character_is_refused(
     assert totals is None
     assert '"code": "bad_player"' in error
     assert code in error
+
+
+# --- a club's players, tournaments and substitutes -------------------------------------------
+
+CLUB_PLAYERS = ("Ana", "Ben", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal", JOSE)
+
+
+@pytest.fixture
+def club(member: Any) -> Any:
+    club = member.clubs.get()
+    for name in CLUB_PLAYERS[:-1]:
+        PlayerFactory(club=club, name=name)
+    return club
+
+
+@pytest.fixture
+def tournament(club: Any, member: Any) -> Tournament:
+    tournament, _created = services.tournament_create(
+        club=club, created_by=member, name="Rook night", kind="rook"
+    )
+    return tournament
+
+
+@pytest.fixture
+def seated(
+    tournament: Tournament, django_capture_on_commit_callbacks: Any
+) -> tuple[Tournament, Round]:
+    """The tournament with every club player registered and round 1 seated."""
+    for player in Player.objects.filter(club=tournament.club):
+        services.registration_add(tournament=tournament, player=player)
+    with django_capture_on_commit_callbacks(execute=True):
+        rnd, _created = services.round_seat(tournament=tournament)
+    rnd.refresh_from_db()
+    assert rnd.tables.exists()
+    return tournament, rnd
+
+
+def _messages(response: Any) -> str:
+    return " ".join(str(m) for m in response.context["messages"]) if response.context else ""
+
+
+def _register_page(web: Client, tournament: Tournament, names: str) -> str:
+    response = web.post(
+        f"/tournaments/{tournament.pk}/manage/register/", {"names": names}, follow=True
+    )
+    return _messages(response) + response.content.decode()
+
+
+@pytest.mark.parametrize("variant", [JOSE, *SAME_AS_JOSE.values()], ids=["same", *SAME_AS_JOSE])
+def test_registering_a_name_of_a_club_player_registers_that_player(
+    variant: str, web: Client, club: Any, tournament: Tournament
+) -> None:
+    jose = Player.objects.get(club=club, name=JOSE)
+    players = Player.objects.count()
+
+    _register_page(web, tournament, f"{variant}\njose\u0301")
+
+    assert Player.objects.count() == players
+    assert list(
+        Registration.objects.filter(tournament=tournament).values_list("player", flat=True)
+    ) == [jose.pk]
+
+
+@pytest.mark.parametrize("example", INVISIBLE.values(), ids=ids(INVISIBLE))
+def test_registering_a_name_with_an_invisible_character_is_refused(
+    example: tuple[str, str], web: Client, tournament: Tournament, unchanged_rows: Any
+) -> None:
+    name, code = example
+    if "\t" in name or "\u2028" in name:
+        name = name.replace("\t", "\x07").replace("\u2028", "\x07")  # a line is one name
+        code = "U+0007"
+    with unchanged_rows():
+        text = _register_page(web, tournament, f"Newcomer\n{name}")
+    assert code in text
+
+
+@pytest.mark.parametrize("name", VALID.values(), ids=ids(VALID))
+def test_registering_a_newcomer_stores_the_name_as_typed(
+    name: str, web: Client, club: Any, tournament: Tournament
+) -> None:
+    _register_page(web, tournament, f"  {name}  ")
+    assert Player.objects.get(club=club, name_key=name_key(name)).name == name
+    assert tournament.registrations.get().player.name == name
+
+
+def _substitute_page(web: Client, seated: tuple[Tournament, Round], name: str) -> tuple[bool, str]:
+    tournament, rnd = seated
+    seat = TableSeat.objects.filter(round=rnd).exclude(registration__player__name=JOSE).first()
+    assert seat is not None
+    response = web.post(
+        f"/tournaments/{tournament.pk}/manage/rounds/{rnd.number}/substitute/",
+        {"registration": seat.registration_id, "substitute": name},
+        follow=True,
+    )
+    seat.refresh_from_db()
+    return bool(seat.substitute), _messages(response)
+
+
+def _substitute_api(
+    api: APIClient, seated: tuple[Tournament, Round], name: str
+) -> tuple[bool, str]:
+    tournament, rnd = seated
+    seat = TableSeat.objects.filter(round=rnd).exclude(registration__player__name=JOSE).first()
+    assert seat is not None
+    response = api.post(
+        f"/api/v1/tournaments/{tournament.pk}/rounds/{rnd.number}/substitutes/",
+        {"registration": seat.registration_id, "substitute": name},
+        format="json",
+    )
+    seat.refresh_from_db()
+    assert response.status_code in (200, 400), response.content
+    return bool(seat.substitute), json.dumps(response.json(), ensure_ascii=True) + str(
+        response.json().get("error", {}).get("message", "")
+    )
+
+
+SUBSTITUTE_ENTRIES = {"page-substitute": "page", "api-substitutes": "api"}
+
+
+def _substitute(how: str, web: Client, api: APIClient, seated: Any, name: str) -> tuple[bool, str]:
+    return (
+        _substitute_page(web, seated, name) if how == "page" else _substitute_api(api, seated, name)
+    )
+
+
+@pytest.mark.parametrize("example", INVISIBLE.values(), ids=ids(INVISIBLE))
+@pytest.mark.parametrize("how", SUBSTITUTE_ENTRIES.values(), ids=ids(SUBSTITUTE_ENTRIES))
+def test_a_substitute_with_an_invisible_character_is_refused(
+    how: str,
+    example: tuple[str, str],
+    web: Client,
+    api: APIClient,
+    seated: Any,
+    unchanged_rows: Any,
+) -> None:
+    name, code = example
+    with unchanged_rows():
+        stored, text = _substitute(how, web, api, seated, name)
+    assert not stored
+    assert code in text
+
+
+@pytest.mark.parametrize("variant", SAME_AS_JOSE.values(), ids=ids(SAME_AS_JOSE))
+@pytest.mark.parametrize("how", SUBSTITUTE_ENTRIES.values(), ids=ids(SUBSTITUTE_ENTRIES))
+def test_a_substitute_named_as_a_registered_player_is_refused(
+    how: str, variant: str, web: Client, api: APIClient, seated: Any, unchanged_rows: Any
+) -> None:
+    with unchanged_rows():
+        stored, text = _substitute(how, web, api, seated, variant)
+    assert not stored
+    assert JOSE in text or "Jos\\u00e9" in text
+
+
+@pytest.mark.parametrize("name", VALID.values(), ids=ids(VALID))
+@pytest.mark.parametrize("how", SUBSTITUTE_ENTRIES.values(), ids=ids(SUBSTITUTE_ENTRIES))
+def test_a_substitute_is_stored_as_typed(
+    how: str, name: str, web: Client, api: APIClient, seated: Any
+) -> None:
+    stored, text = _substitute(how, web, api, seated, f" {name} ")
+    assert stored, text
+    assert TableSeat.objects.filter(substitute=name).count() == 1
+    assert Seat.objects.filter(name=name).count() == 1
+
+
+def _tournament_api(api: APIClient, club: Any, name: str) -> tuple[str | None, str]:
+    response = api.post(
+        "/api/v1/tournaments/",
+        {"club": club.pk, "name": name, "game": "tonk", "rounds": 3},
+        format="json",
+    )
+    if response.status_code == 201:
+        return Tournament.objects.get(pk=response.json()["id"]).name, ""
+    assert response.status_code == 400, response.content
+    return None, json.dumps(response.json(), ensure_ascii=True) + response.json()["error"][
+        "message"
+    ]
+
+
+def _tournament_page(web: Client, club: Any, name: str) -> tuple[str | None, str]:
+    from tests.scoring.test_pages_games import Page
+
+    url = f"/clubs/{club.pk}/tournaments/new/"
+    page = Page(web.get(url).content.decode(), action=url)
+    fields = page.fields or Page(web.get(url).content.decode(), action="").fields
+    response = web.post(url, {**fields, "kind": "tonk", "tonk__rounds": "3", "name": name})
+    if response.status_code in (302, 303):
+        return Tournament.objects.latest("id").name, ""
+    return None, response.content.decode()
+
+
+TOURNAMENT_ENTRIES = {"api-tournaments": "api", "page-new-tournament": "page"}
+
+
+def _tournament(
+    how: str, web: Client, api: APIClient, club: Any, name: str
+) -> tuple[str | None, str]:
+    return _tournament_api(api, club, name) if how == "api" else _tournament_page(web, club, name)
+
+
+@pytest.mark.parametrize("example", INVISIBLE.values(), ids=ids(INVISIBLE))
+@pytest.mark.parametrize("how", TOURNAMENT_ENTRIES.values(), ids=ids(TOURNAMENT_ENTRIES))
+def test_a_tournament_name_with_an_invisible_character_is_refused(
+    how: str, example: tuple[str, str], web: Client, api: APIClient, club: Any, unchanged_rows: Any
+) -> None:
+    name, code = example
+    with unchanged_rows():
+        stored, text = _tournament(how, web, api, club, f"Spring {name}")
+    assert stored is None
+    assert code in text
+
+
+@pytest.mark.parametrize("how", TOURNAMENT_ENTRIES.values(), ids=ids(TOURNAMENT_ENTRIES))
+def test_a_tournament_name_is_stored_normalised(
+    how: str, web: Client, api: APIClient, club: Any
+) -> None:
+    stored, text = _tournament(how, web, api, club, "  Rook\u00a0night   at Jose\u0301's ")
+    assert stored == f"Rook night at {JOSE}'s", text
+
+
+# --- the admin: players and clubs added and renamed ------------------------------------------
+
+
+@pytest.fixture
+def staff(club: Any) -> Client:
+    user = get_user_model().objects.create(username="root", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _admin_player(staff: Client, club: Any, name: str, *, rename: bool) -> tuple[bool, str]:
+    if rename:
+        player = Player.objects.get(club=club, name="Ana")
+        url = f"/admin/tournaments/player/{player.pk}/change/"
+    else:
+        url = "/admin/tournaments/player/add/"
+    response = staff.post(url, {"club": club.pk, "name": name, "user": ""})
+    return response.status_code == 302, response.content.decode()
+
+
+def _admin_club(staff: Client, club: Any, name: str, *, rename: bool) -> tuple[bool, str]:
+    url = f"/admin/tournaments/club/{club.pk}/change/" if rename else "/admin/tournaments/club/add/"
+    management = {
+        f"memberships-{k}": v
+        for k, v in {
+            "TOTAL_FORMS": "0",
+            "INITIAL_FORMS": "0",
+            "MIN_NUM_FORMS": "0",
+            "MAX_NUM_FORMS": "1000",
+        }.items()
+    }
+    if rename:
+        memberships = list(club.memberships.all())
+        management["memberships-TOTAL_FORMS"] = management["memberships-INITIAL_FORMS"] = str(
+            len(memberships)
+        )
+        for i, m in enumerate(memberships):
+            management |= {
+                f"memberships-{i}-id": str(m.pk),
+                f"memberships-{i}-club": str(club.pk),
+                f"memberships-{i}-user": str(m.user_id),
+                f"memberships-{i}-role": m.role,
+            }
+    response = staff.post(url, {"name": name, **management})
+    return response.status_code == 302, response.content.decode()
+
+
+ADMIN_ENTRIES = {
+    "admin-player-add": (_admin_player, False),
+    "admin-player-rename": (_admin_player, True),
+    "admin-club-add": (_admin_club, False),
+    "admin-club-rename": (_admin_club, True),
+}
+
+
+@pytest.mark.parametrize("example", INVISIBLE.values(), ids=ids(INVISIBLE))
+@pytest.mark.parametrize("entry", ADMIN_ENTRIES.values(), ids=ids(ADMIN_ENTRIES))
+def test_the_admin_refuses_a_name_with_an_invisible_character(
+    entry: Any, example: tuple[str, str], staff: Client, club: Any, unchanged_rows: Any
+) -> None:
+    submit, rename = entry
+    name, code = example
+    names = sorted(Player.objects.values_list("name", flat=True)) + [club.name]
+    with unchanged_rows():
+        saved, text = submit(staff, club, name, rename=rename)
+    assert not saved
+    assert code in text
+    club.refresh_from_db()
+    assert sorted(Player.objects.values_list("name", flat=True)) + [club.name] == names
+
+
+@pytest.mark.parametrize("variant", SAME_AS_JOSE.values(), ids=ids(SAME_AS_JOSE))
+@pytest.mark.parametrize("rename", [False, True], ids=["admin-player-add", "admin-player-rename"])
+def test_the_admin_refuses_a_second_club_player_of_the_same_name(
+    rename: bool, variant: str, staff: Client, club: Any, unchanged_rows: Any
+) -> None:
+    with unchanged_rows():
+        saved, _text = _admin_player(staff, club, variant, rename=rename)
+    assert not saved
+    assert Player.objects.get(club=club, name_key=name_key(JOSE)).name == JOSE
+    assert Player.objects.filter(club=club, name="Ana").exists()
+
+
+@pytest.mark.parametrize("entry", ADMIN_ENTRIES.values(), ids=ids(ADMIN_ENTRIES))
+def test_the_admin_stores_names_normalised(entry: Any, staff: Client, club: Any) -> None:
+    submit, rename = entry
+    saved, text = submit(staff, club, "  Ni\u00f1o   Dela Cruz\u00a0", rename=rename)
+    assert saved, text
+    model = Player if submit is _admin_player else type(club)
+    row = model.objects.get(name="Ni\u00f1o Dela Cruz")
+    if model is Player:
+        assert row.name_key == "ni\u00f1o dela cruz"

@@ -62,6 +62,9 @@ ERROR_TEXT: dict[str, Promise] = {
         "The round has results: its seating can no longer change. Correct the results instead."
     ),
     "already_seated": _("%(name)s already sits in this round."),
+    "already_seated.alike": _(
+        "%(name)s and %(other)s are the same name: %(other)s already sits in this round."
+    ),
     "unconfirmed": _(
         "Round %(round)s cannot close yet. Tables with hands not confirmed: %(numbers)s. "
         "Confirm or resolve those hands first: a director may confirm a hand, with a reason, "
@@ -71,11 +74,12 @@ ERROR_TEXT: dict[str, Promise] = {
 
 
 def error_text(exc: TournamentError, **params: object) -> str:
-    """What people read when a service refuses a request, from the error's stable code and
+    """What people read when a service refuses a request, from the error's message key (else
+    its stable code) and
     the values its words name (the error's details and parameters, then ``params``); the
     error's own sentence (translated, ``scoring.messages.error_message``) when the code has
     no words here or a value is missing."""
-    template = ERROR_TEXT.get(exc.code)
+    template = ERROR_TEXT.get(exc.key, ERROR_TEXT.get(exc.code))
     if template is None:
         return error_message(exc)
     values = {**translated_params(exc.context()), **params}

@@ -348,7 +348,8 @@ def substitute_set(
     Raises:
         TournamentError: ``not_seated`` (the player has no seat that round), ``already_seated``
             (the substitute already sits in this round), ``registered`` (the substitute is a
-            registered player of the tournament), ``bad_name`` (a name the name rule refuses,
+            registered player of the tournament); both by the name rule
+            (``tonkrules.names.name_key``), the ``.alike`` variants naming both spellings; ``bad_name`` (a name the name rule refuses,
             ``tonkrules.names.clean_name``), ``bad_reason``.
         TournamentConflict: ``results_exist`` (the table has hands), ``complete``.
     """
@@ -370,18 +371,28 @@ def substitute_set(
         raise TournamentError(
             "not_seated.player", params={"name": registration.player.name, "round": rnd.number}
         )
-    taken = {name_key(n) for n in _names_in_round(rnd)}
-    if name_key(name) in taken:
+    key = name_key(name)
+    taken = [n for n in _names_in_round(rnd) if name_key(n) == key]
+    if taken and taken[0] == name:
         raise TournamentError(
-            "already_seated",
-            params={"name": name, "round": rnd.number},
+            "already_seated", params={"name": name, "round": rnd.number}, field="substitute"
+        )
+    if taken:
+        raise TournamentError(
+            "already_seated.alike",
+            params={"name": name, "other": taken[0], "round": rnd.number},
             field="substitute",
         )
-    if rnd.tournament.registrations.filter(player__name_key=name_key(name)).exists():
+    registered = (
+        rnd.tournament.registrations.filter(player__name_key=key)
+        .values_list("player__name", flat=True)
+        .first()
+    )
+    if registered == name:
+        raise TournamentError("registered", params={"name": name}, field="substitute")
+    if registered is not None:
         raise TournamentError(
-            "registered",
-            params={"name": name},
-            field="substitute",
+            "registered.alike", params={"name": name, "other": registered}, field="substitute"
         )
     try:
         scoring_services.seat_replace(
