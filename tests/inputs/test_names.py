@@ -584,13 +584,13 @@ def test_the_admin_refuses_a_name_with_an_invisible_character(
 ) -> None:
     submit, rename = entry
     name, code = example
-    names = sorted(Player.objects.values_list("name", flat=True)) + [club.name]
+    names = [*sorted(Player.objects.values_list("name", flat=True)), club.name]
     with unchanged_rows():
         saved, text = submit(staff, club, name, rename=rename)
     assert not saved
     assert code in text
     club.refresh_from_db()
-    assert sorted(Player.objects.values_list("name", flat=True)) + [club.name] == names
+    assert [*sorted(Player.objects.values_list("name", flat=True)), club.name] == names
 
 
 @pytest.mark.parametrize("variant", SAME_AS_JOSE.values(), ids=ids(SAME_AS_JOSE))
@@ -614,3 +614,176 @@ def test_the_admin_stores_names_normalised(entry: Any, staff: Client, club: Any)
     row = model.objects.get(name="Ni\u00f1o Dela Cruz")
     if model is Player:
         assert row.name_key == "ni\u00f1o dela cruz"
+
+
+# --- every entry point of a name is found, and holds the rule --------------------------------
+
+#: Columns called like a name that are not a person's, club's or event's name, and why.
+NOT_NAMES = {"ops.Heartbeat.name": "a background job's name, chosen by the code"}
+
+
+def _looks_like_a_name(field_name: str) -> bool:
+    return field_name in ("name", "names", "substitute", "players") or field_name.endswith("_name")
+
+
+def _project_models() -> Iterator[type[models.Model]]:
+    for model in apps.get_models():
+        if model._meta.app_label in ("scoring", "tournaments", "ops"):
+            yield model
+
+
+def test_every_name_column_is_a_name_field() -> None:
+    """A model column called like a name (``name``, ``substitute``, ``*_name``) is a
+    ``NameField``: the admin and ``full_clean`` read it by the rule."""
+    found = {
+        f"{model._meta.label}.{field.name}"
+        for model in _project_models()
+        for field in model._meta.get_fields()
+        if isinstance(field, models.CharField | models.TextField) and _looks_like_a_name(field.name)
+    }
+    assert {
+        label
+        for label in found - set(NOT_NAMES)
+        if not isinstance(
+            apps.get_model(label.rsplit(".", 1)[0])._meta.get_field(label.rsplit(".", 1)[1]),
+            NameField,
+        )
+    } == set()
+    assert found >= {
+        "scoring.Seat.name",
+        "tournaments.Club.name",
+        "tournaments.Player.name",
+        "tournaments.Tournament.name",
+        "tournaments.TableSeat.substitute",
+    }
+
+
+def _subclasses(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+#: Form fields called like a name that read several names, each line by the rule, and the test
+#: that shows it.
+MULTI_LINE = {
+    "RegisterForm.names": "test_registering_a_name_with_an_invisible_character_is_refused"
+}
+
+
+def test_every_form_field_of_a_name_reads_it_by_the_rule(member: Any) -> None:
+    """Every form of the project (pages and the admin) reads a field called like a name
+    (``name``, ``substitute``, a game's seats ``player_N``) with ``NameFormField``."""
+    project_forms = [
+        form
+        for form in _subclasses(forms.BaseForm)
+        if form.__module__.split(".")[0] in ("scoring", "tournaments", "ops")
+    ]
+    assert {f.__name__ for f in project_forms} >= {
+        "GameStartForm",
+        "RegisterForm",
+        "SubstituteForm",
+        "TournamentForm",
+    }
+    fields = {
+        f"{form.__name__}.{name}": field
+        for form in project_forms
+        for name, field in form.base_fields.items()  # type: ignore[attr-defined]
+        if _looks_like_a_name(name)
+    }
+    game_form = GameStartForm(user=member)
+    fields |= {
+        f"GameStartForm.{n}": f for n, f in game_form.fields.items() if n.startswith("player_")
+    }
+    request = RequestFactory().get("/admin/")
+    request.user = get_user_model()(is_staff=True, is_superuser=True)
+    for model, model_admin in admin.site._registry.items():
+        if model._meta.app_label not in ("scoring", "tournaments", "ops"):
+            continue
+        form = model_admin.get_form(request)
+        fields |= {
+            f"admin:{model._meta.label}.{name}": field
+            for name, field in form.base_fields.items()
+            if _looks_like_a_name(name)
+        }
+    assert "admin:tournaments.Player.name" in fields and "admin:tournaments.Club.name" in fields
+    assert "GameStartForm.player_1" in fields
+    assert {
+        label
+        for label, field in fields.items()
+        if isinstance(field, forms.CharField)  # typed, not picked from a list
+        and not isinstance(field, NameFormField)
+        and label not in MULTI_LINE
+    } == set()
+
+
+#: Every request field of the API that takes a name, (method, path, field): each is tried by
+#: the tests above.
+API_NAME_FIELDS = {
+    ("post", "/api/v1/games/", "GameStart.players.SeatInput.name"),
+    ("post", "/api/v1/tournaments/", "TournamentIn.name"),
+    (
+        "post",
+        "/api/v1/tournaments/{tournament_id}/rounds/{number}/substitutes/",
+        "SubstituteIn.substitute",
+    ),
+}
+
+
+def _properties(
+    node: Any, path: list[str], components: dict[str, Any], seen: frozenset[str]
+) -> Iterator[tuple[list[str], dict[str, Any]]]:
+    if isinstance(node, dict):
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[1]
+            if name not in seen:
+                yield from _properties(components[name], [*path, name], components, seen | {name})
+            return
+        for key, value in node.items():
+            if key == "properties":
+                for prop, schema in value.items():
+                    yield [*path, prop], schema
+                    yield from _properties(schema, [*path, prop], components, seen)
+            else:
+                yield from _properties(value, path, components, seen)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _properties(value, path, components, seen)
+
+
+def test_every_api_field_of_a_name_is_marked_and_covered() -> None:
+    """The OpenAPI schema's request bodies: every string property called like a name is a
+    ``NameSerializerField`` (``x-name-rule``), and is one this module tries."""
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    components = schema["components"]["schemas"]
+    found: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if not body:
+                continue
+            for where, prop in _properties(body["schema"], [], components, frozenset()):
+                if _looks_like_a_name(where[-1]) and "string" in json.dumps(prop):
+                    found[(method, path, ".".join(where))] = prop
+    assert set(found) == API_NAME_FIELDS
+    assert [key for key, prop in found.items() if "x-name-rule" not in json.dumps(prop)] == []
+
+
+def test_the_rule_itself() -> None:
+    """The lowest layer: what is kept, what is folded, what is refused."""
+    assert clean_name("  Ana \u3000 Bell\u00a0") == "Ana Bell"
+    assert clean_name("Jose\u0301") == JOSE
+    assert name_key("\uff2a\uff2f\uff33\u00c9") == name_key("jose\u0301") == "jos\u00e9"
+    assert name_key("Stra\u00dfe") == name_key("STRASSE")
+    for name in VALID.values():
+        assert clean_name(name) == name
+    for name, code in INVISIBLE.values():
+        with pytest.raises(PlayerError) as info:
+            clean_name(name)
+        assert info.value.key == "name_invisible"
+        assert code in info.value.message
+    assert clean_name("x" * 80 + " \u00a0") == "x" * 80
+    with pytest.raises(PlayerError) as too_long:
+        clean_name("e\u0301" * 81)
+    assert too_long.value.key == "name_too_long"
+    assert clean_name("e\u0301" * 80) == "\u00e9" * 80  # counted after normalisation
