@@ -19,7 +19,6 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -134,10 +133,3 @@ class NameSerializerField(serializers.CharField):
     def __init__(self, *, max_length: int = MAX_NAME_LENGTH, **kwargs: Any) -> None:
         super().__init__(allow_blank=True, trim_whitespace=False, **kwargs)
         self.name_max_length = max_length
-
-
-NAME_HELP = _(
-    "Spaces at either end are removed and runs of spaces become one; invisible and "
-    "direction-control characters are refused. Names that differ only in letter case or "
-    "accents typed differently are the same name."
-)
