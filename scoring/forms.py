@@ -494,9 +494,6 @@ def start_error_text(error: RuleError, kind: str) -> str:
             return gettext("Type a whole number of at least %(minimum)d.") % {"minimum": minimum}
         return gettext("This value is not one the rule allows.")
     if detail in texts:
-        return str(texts[detail]) % {
-            "name": name,
-            "other": error.params.get("other", ""),
-            "max": MAX_NAME_LENGTH,
-        }
+        other = error.params.get("other", "")
+        return str(texts[detail]) % {"name": name, "other": other, "max": MAX_NAME_LENGTH}
     return error_message(error)

@@ -349,8 +349,9 @@ def substitute_set(
         TournamentError: ``not_seated`` (the player has no seat that round), ``already_seated``
             (the substitute already sits in this round), ``registered`` (the substitute is a
             registered player of the tournament); both by the name rule
-            (``tonkrules.names.name_key``), the ``.alike`` variants naming both spellings; ``bad_name`` (a name the name rule refuses,
-            ``tonkrules.names.clean_name``), ``bad_reason``.
+            (``tonkrules.names.name_key``), the ``.alike`` variants naming both spellings;
+            ``bad_name`` (a name the name rule refuses, ``tonkrules.names.clean_name``),
+            ``bad_reason``.
         TournamentConflict: ``results_exist`` (the table has hands), ``complete``.
     """
     rnd = Round.objects.select_for_update().get(pk=round.pk)
