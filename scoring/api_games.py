@@ -31,6 +31,7 @@ from scoring.api import (
 from scoring.api_auth import TableAccess, game_for, is_table
 from scoring.errors import NotForStakes
 from scoring.models import Game, Seat
+from scoring.names import NameSerializerField
 from scoring.permissions import may_see_keys
 from scoring.serializers import GameNameField, GameOut, GameSummaryOut, SettleUpOut
 
@@ -108,15 +109,6 @@ class CurrencyField(StakeField):
     it."""
 
 
-@extend_schema_field({"type": "string", "minLength": 1, "maxLength": 80})
-class SeatNameField(serializers.CharField):
-    """A name as the format takes it: 1 to 80 characters, one line; the service refuses
-    others (``bad_player``)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(allow_blank=True, trim_whitespace=False, **kwargs)
-
-
 class GameListApi(GameApiView):
     """``GET``: the games the caller may see, newest first, 50 a page. ``POST``: start a game
     (signed-in users)."""
@@ -126,7 +118,7 @@ class GameListApi(GameApiView):
     @extend_schema_serializer(component_name="GameStart")
     class InputSerializer(StrictSerializer):
         class SeatInput(StrictSerializer):
-            name = SeatNameField()
+            name = NameSerializerField()
             player = serializers.IntegerField(required=False, allow_null=True)
 
         game = KindField()

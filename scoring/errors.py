@@ -31,8 +31,6 @@ SCORING_RULE_MESSAGES: dict[str, Template] = {
     "not_consecutive.correction_round": _(
         "round %(following)s follows; this round must stay %(sequence)s"
     ),
-    "name_too_long": _("a player's name has at most %(max)s characters"),
-    "name_control": _("a player's name cannot hold control characters"),
     "duplicate_player": _("one club player cannot sit in two seats"),
     "club": _("a seated club player must be a player of the game's club"),
     "bad_value.confirmation": _("confirmation is one of %(choices)s"),

@@ -26,9 +26,11 @@ from scoring import games
 from scoring.errors import IdempotencyKeyReused
 from scoring.games import adapter_for
 from scoring.messages import error_message
-from scoring.services import MAX_NAME_LENGTH, MAX_STAKE_LENGTH, SeatSpec
+from scoring.names import MAX_NAME_LENGTH, NameFormField
+from scoring.services import MAX_STAKE_LENGTH, SeatSpec
 from tonkrules import RuleError, find_game
 from tonkrules.errors import PlayerError
+from tonkrules.names import name_key
 from tonkrules.sheet import SheetError
 
 
@@ -302,7 +304,7 @@ class GameStartForm(forms.Form):
         self.has_clubs = bool(clubs_players)
         self.club_player_names: list[str] = sorted(
             {player.name for club in clubs_players for player in club.players.all()},
-            key=str.casefold,
+            key=name_key,
         )
         self.seat_specs: list[tuple[str, SeatSpec]] = []
         if self.has_clubs:
@@ -317,10 +319,9 @@ class GameStartForm(forms.Form):
             attrs = {"autocomplete": "off", "autocapitalize": "words"}
             if self.club_player_names:
                 attrs["list"] = self.PLAYERS_DATALIST
-            self.fields[f"player_{seat}"] = forms.CharField(
+            self.fields[f"player_{seat}"] = NameFormField(
                 label=gettext("Seat %(seat)d") % {"seat": seat},
                 required=False,
-                max_length=MAX_NAME_LENGTH,
                 widget=forms.TextInput(attrs=attrs),
             )
         for game in games.names():
@@ -369,18 +370,19 @@ class GameStartForm(forms.Form):
         return cleaned
 
     def _seats(self, cleaned: dict[str, Any]) -> list[tuple[str, SeatSpec]]:
-        """(field name, seat) of every filled seat, in order; a name matching a player of the
-        chosen club (letter case and spaces aside) seats that player, any other a guest."""
+        """(field name, seat) of every filled seat, in order; a name that is a player of the
+        chosen club's by the name rule (``tonkrules.names.name_key``: letter case, accents
+        typed differently and spaces aside) seats that player, any other a guest."""
         club = cleaned.get("club")
         by_name = {}
         if club is not None:
-            by_name = {p.name.strip().casefold(): p for p in club.players.all()}
+            by_name = {name_key(p.name): p for p in club.players.all()}
         seats = []
         for seat in range(1, self.seat_count + 1):
             name = cleaned.get(f"player_{seat}") or ""
             if not name:
                 continue
-            player = by_name.get(name.casefold())
+            player = by_name.get(name_key(name))
             spec = SeatSpec(player.name, player.pk) if player is not None else SeatSpec(name)
             seats.append((f"player_{seat}", spec))
         return seats
@@ -474,10 +476,12 @@ def start_error_text(error: RuleError, kind: str) -> str:
             "count": count,
         }
     texts: dict[str | None, Any] = {
-        "duplicate_name": _("“%(name)s” is already seated: give each seat a different name."),
+        "duplicate_name": _(
+            "“%(name)s” and “%(other)s” are the same name (letter case and accents aside): "
+            "give each seat a different name."
+        ),
         "blank_name": _("A player's name cannot be blank."),
         "name_too_long": _("A name has at most %(max)d characters."),
-        "name_control": _("A name cannot hold tabs, line breaks or other control characters."),
         "duplicate_player": _("A club player can sit in one seat only."),
         "club": _("A seated club player must be a player of the game's club."),
         "stake": _("Type the stake as an amount such as 0.25: digits and a point, no sign."),
@@ -490,5 +494,6 @@ def start_error_text(error: RuleError, kind: str) -> str:
             return gettext("Type a whole number of at least %(minimum)d.") % {"minimum": minimum}
         return gettext("This value is not one the rule allows.")
     if detail in texts:
-        return str(texts[detail]) % {"name": name, "max": MAX_NAME_LENGTH}
+        other = error.params.get("other", "")
+        return str(texts[detail]) % {"name": name, "other": other, "max": MAX_NAME_LENGTH}
     return error_message(error)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.games import GameAdapter, adapter_for
 from scoring.games import choices as game_choices
+from scoring.names import NameField
 
 
 def new_table_key() -> str:
@@ -151,7 +152,7 @@ class Seat(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(_("position"))
-    name = models.CharField(_("name"), max_length=80)
+    name = NameField(_("name"))
     player = models.ForeignKey(
         "tournaments.Player",
         on_delete=models.PROTECT,

@@ -346,11 +346,11 @@ class BlukeGame(GameRules[BlukeOptions, BlukeHand]):
         dealt = cards_dealt(number)
 
         # bad_player
-        player_of(dealer, players, role="dealer")
-        players_of(raw_bids, players, key="bids")
+        dealer = player_of(dealer, players, role="dealer")
+        raw_bids = players_of(raw_bids, players, key="bids")
         require_players(raw_bids, players, key="bids")
         if raw_tricks is not None:
-            players_of(raw_tricks, players, key="tricks")
+            raw_tricks = players_of(raw_tricks, players, key="tricks")
             require_players(raw_tricks, players, key="tricks")
 
         # bad_card, too_many_copies (the turned card is out of play: it is not counted here)

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import FormatError, PlayerError
 from .messages import gettext_noop as gettext_noop  # games' labels are marked with it
+from .names import same_name, seated_name
 
 # --- house-rule options ---------------------------------------------------------------------
 
@@ -195,42 +196,63 @@ def cards_value(value: object, *, key: str, player: str | None = None) -> object
     return value
 
 
+_V = TypeVar("_V")
+
+
 def player_of(
     name: str, players: Sequence[str], *, role: str = "", in_key: str | None = None
 ) -> str:
-    """Check that ``name`` is one of the seated players, spelled exactly.
+    """The seated player ``name`` names, spelled exactly as seated once NFC-normalised
+    (``tonkrules.names.seated_name``: "José" with a decomposed accent names the seat
+    "José").
 
     ``role`` says what the name is (``dealer``, ``by``, ``out``); ``in_key``, the key of the
     player → value object the name is a key of, instead.
 
-    Raises:
-        PlayerError: ``name`` is not in ``players``; the message suggests the seated player
-            whose name differs only in letter case or surrounding spaces.
-    """
-    if name not in players:
-        near = [p for p in players if p.strip().casefold() == name.strip().casefold()]
-        params: dict[str, object] = {"role": role}
-        variants = []
-        if in_key is not None:
-            params["key"] = in_key
-            variants.append("in_key")
-        if near:
-            params["near"] = near[0]
-            variants.append("near")
-        variant = "_".join(variants)
-        key = f"unknown_player.{variant}" if variant else "unknown_player"
-        raise PlayerError(key, player=name, params=params)
-    return name
-
-
-def players_of(mapping: Mapping[str, object], players: Sequence[str], *, key: str) -> None:
-    """Check that every key of a player → value object names a seated player.
+    Returns:
+        The seated player's name, as seated.
 
     Raises:
-        PlayerError: a key is not a player.
+        PlayerError: ``name`` holds an invisible or direction-control character
+            (``name_invisible``), or is not a seated player's spelling (``unknown_player``;
+            the message suggests the seated player whose name is the same name by
+            ``tonkrules.names.name_key``: letter case or spaces aside).
     """
-    for name in mapping:
-        player_of(name, players, in_key=key)
+    if name in players:
+        return name
+    seated = seated_name(name, players)
+    if seated is not None:
+        return seated
+    near = [p for p in players if same_name(p, name)]
+    params: dict[str, object] = {"role": role}
+    variants = []
+    if in_key is not None:
+        params["key"] = in_key
+        variants.append("in_key")
+    if near:
+        params["near"] = near[0]
+        variants.append("near")
+    variant = "_".join(variants)
+    key = f"unknown_player.{variant}" if variant else "unknown_player"
+    raise PlayerError(key, player=name, params=params)
+
+
+def players_of(mapping: Mapping[str, _V], players: Sequence[str], *, key: str) -> dict[str, _V]:
+    """A player → value object keyed by the seated names (:func:`player_of` for each key).
+
+    Raises:
+        PlayerError: a key is not a player; two keys name the same player
+            (``duplicate_name``, naming both).
+    """
+    out: dict[str, _V] = {}
+    given: dict[str, str] = {}
+    for name, value in mapping.items():
+        seated = player_of(name, players, in_key=key)
+        if seated in out:
+            raise PlayerError("duplicate_name", player=name, params={"other": given[seated]})
+        out[seated] = value
+        given[seated] = name
+    return out
 
 
 def require_players(mapping: Mapping[str, object], needed: Sequence[str], *, key: str) -> None:

@@ -138,6 +138,11 @@ RULE_MESSAGES: dict[str, Template] = {
     "player_count": _("%(title)s is played by %(min)s to %(max)s players, not %(count)s"),
     "blank_name": _("a player's name cannot be blank"),
     "duplicate_name": _("%(player)r and %(other)r are the same name"),
+    "name_too_long": _("a player's name has at most %(max)s characters"),
+    "name_invisible": _(
+        "the name %(player)r holds an invisible or direction-control character, %(char)s "
+        "(character %(position)s): type the name without it"
+    ),
     # --- bad_card, too_many_copies ----------------------------------------------------------
     "not_in_deck.standard": _("%(token)r is not a card of the 52-card deck"),
     "not_in_deck.rook": _("%(token)r is not a card of the Rook deck"),

@@ -309,11 +309,11 @@ class Rook(GameRules[RookOptions, RookRound]):
             )
 
         # bad_player
-        player_of(dealer, players, role="dealer")
+        dealer = player_of(dealer, players, role="dealer")
         if out is not None:
-            player_of(out, players, role="out")
-        players_of(raw_melds, players, key="melds")
-        players_of(raw_held, players, key="held")
+            out = player_of(out, players, role="out")
+        raw_melds = players_of(raw_melds, players, key="melds")
+        raw_held = players_of(raw_held, players, key="held")
         require_players(raw_held, [p for p in players if p != out], key="held")
         if out is not None:
             require_players(raw_melds, [out], key="melds")

@@ -8,14 +8,14 @@ the first error); :func:`score_sheet` scores it; :func:`score_sheet_json` is wha
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from typing import Any
 
-from .errors import DomainError, FormatError, PlayerError, RuleError
+from .errors import DomainError, FormatError, RuleError
 from .games import GameRules, HandScore, Options, find_game, hand_object
 from .messages import Template
+from .names import clean_names
 
 FORMAT = "tabletally.scoresheet/1"
 RESULT_FORMAT = "tabletally.result/1"
@@ -153,9 +153,9 @@ def _top(
     if "options" in data and not isinstance(data["options"], dict):
         raise FormatError("value_type.object", params={"key": "options"})
     options = game.options(data.get("options"))
-    verify_player_names(players)
+    players = clean_names(players)
     game.verify_players(players)
-    return game, tuple(players), options, stake, currency, data["hands"]
+    return game, players, options, stake, currency, data["hands"]
 
 
 def parse_stake(value: object) -> Decimal:
@@ -178,22 +178,6 @@ def parse_currency(value: object) -> str:
     if not isinstance(value, str) or not _CURRENCY.fullmatch(value):
         raise FormatError("currency")
     return value.upper()
-
-
-def verify_player_names(players: Sequence[str]) -> None:
-    """Check seat names: none blank, no two that differ only in case or surrounding spaces.
-
-    Raises:
-        PlayerError: a blank or duplicate name.
-    """
-    seen: dict[str, str] = {}
-    for name in players:
-        key = name.strip().casefold()
-        if not key:
-            raise PlayerError("blank_name", player=name)
-        if key in seen:
-            raise PlayerError("duplicate_name", player=name, params={"other": seen[key]})
-        seen[key] = name
 
 
 def read_sheet(data: object) -> Sheet:

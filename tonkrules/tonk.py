@@ -336,10 +336,10 @@ class Tonk(GameRules[TonkOptions, TonkHand]):
             raise FormatError("value_type.bool", params={"key": "new_spread"})
 
         # bad_player
-        player_of(dealer, players, role="dealer")
+        dealer = player_of(dealer, players, role="dealer")
         if by is not None:
-            player_of(by, players, role="by")
-        players_of(raw_held, players, key="held")
+            by = player_of(by, players, role="by")
+        raw_held = players_of(raw_held, players, key="held")
         if end in ENDS_HOLDING_ALL:
             require_players(raw_held, players, key="held")
         elif end is TonkEnd.DEAL_TONK:

@@ -35,9 +35,17 @@ from scoring.api import (
     errors,
     example,
 )
+from scoring.names import NameSerializerField
 from scoring.serializers import GameNameField
 from tournaments import selectors, services
-from tournaments.models import Membership, Player, Registration, Round, Tournament
+from tournaments.models import (
+    TOURNAMENT_NAME_LENGTH,
+    Membership,
+    Player,
+    Registration,
+    Round,
+    Tournament,
+)
 from tournaments.serializers import (
     AuditStepOut,
     LocalDateTimeField,
@@ -120,7 +128,7 @@ class TournamentListApi(TournamentApiView):
 
     class TournamentInSerializer(StrictSerializer):
         club = serializers.IntegerField()
-        name = serializers.CharField(max_length=120)
+        name = NameSerializerField(max_length=TOURNAMENT_NAME_LENGTH)
         game = GameNameField()
         options = serializers.JSONField(required=False)
         stake = serializers.JSONField(required=False)
@@ -338,7 +346,7 @@ class SubstituteApi(TournamentApiView):
 
     class SubstituteInSerializer(StrictSerializer):
         registration = serializers.IntegerField()
-        substitute = serializers.CharField(max_length=80)
+        substitute = NameSerializerField()
 
     @extend_schema(
         request=SubstituteInSerializer,

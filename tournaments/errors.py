@@ -76,6 +76,9 @@ TOURNAMENT_MESSAGES: dict[str, Template] = {
     "results_exist": _("round %(round)s has results: its seating can no longer change"),
     "results_exist.table": _("the table has hands: its seats can no longer change"),
     "already_seated": _("%(name)s already sits in round %(round)s"),
+    "already_seated.alike": _(
+        "%(name)s and %(other)s are the same name: %(other)s already sits in round %(round)s"
+    ),
     "bad_reason": _("a reason is text of at most %(max)s characters"),
     "seating_unfinished": _(
         "the seating was started %(attempts)s times and never finished; try again, and if it "
@@ -83,6 +86,10 @@ TOURNAMENT_MESSAGES: dict[str, Template] = {
     ),
     "registered": _(
         "%(name)s is registered in this tournament: a registered player cannot substitute"
+    ),
+    "registered.alike": _(
+        "%(name)s and %(other)s are the same name: %(other)s is registered in this tournament, "
+        "and a registered player cannot substitute"
     ),
 }
 

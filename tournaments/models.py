@@ -1,5 +1,6 @@
 """Clubs, their members (user accounts) and their players."""
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, TypeVar
 
 from django.conf import settings
@@ -9,17 +10,22 @@ from django.utils.translation import gettext_lazy as _
 from scoring.games import GameAdapter, adapter_for
 from scoring.games import choices as game_choices
 from scoring.models import Game
+from scoring.names import NameField
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 T = TypeVar("T")
 
+#: The most characters of a club's or a tournament's name (after normalisation: the name rule,
+#: ``tonkrules.names``); a player's is ``tonkrules.names.MAX_NAME_LENGTH``.
+CLUB_NAME_LENGTH = TOURNAMENT_NAME_LENGTH = 120
+
 
 class Club(models.Model):
     """A card club: it owns players, games and (later) tournaments."""
 
-    name = models.CharField(_("name"), max_length=120)
+    name = NameField(_("name"), max_length=CLUB_NAME_LENGTH)
     members: "models.ManyToManyField[User, Membership]" = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         through="Membership",
@@ -66,7 +72,10 @@ class Player(models.Model):
     """A person who plays at the club's tables; may have a user account of their own."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
-    name = models.CharField(_("name"), max_length=80)
+    name = NameField(_("name"), key_field="name_key")
+    #: The name's comparison key (``tonkrules.names.name_key``), kept by ``name``'s field:
+    #: one club player per key.
+    name_key = models.TextField(_("name key"), editable=False, default="")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -82,11 +91,26 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         constraints = (
-            models.UniqueConstraint(fields=("club", "name"), name="tournaments_player_name_once"),
+            models.UniqueConstraint(
+                fields=("club", "name_key"),
+                name="tournaments_player_name_key_once",
+                violation_error_message=_(
+                    "The club already has a player of this name (letter case, accents and "
+                    "spaces aside)."
+                ),
+            ),
         )
 
     def __str__(self) -> str:
         return self.name
+
+    def validate_constraints(self, exclude: Collection[str] | None = None) -> None:
+        """As Django's, with ``name_key`` checked whenever ``name`` is (the admin's form
+        leaves the key out, being not editable; ``name``'s field keeps it): one club player
+        per name key."""
+        if exclude and "name" not in exclude:
+            exclude = set(exclude) - {"name_key"}
+        super().validate_constraints(exclude=exclude)
 
 
 # --- tournaments ------------------------------------------------------------------------------
@@ -110,7 +134,7 @@ class Tournament(models.Model):
         PLACEMENT = "placement", _("Placement at each table")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
-    name = models.CharField(_("name"), max_length=120)
+    name = NameField(_("name"), max_length=TOURNAMENT_NAME_LENGTH)
     #: The game's name; the games are the registry's (``scoring.games``).
     kind = models.CharField(_("game"), max_length=16, choices=game_choices)
     options = models.JSONField(_("house rules"), default=dict, blank=True)
@@ -306,7 +330,7 @@ class TableSeat(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(_("seat"))
     registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seats")
-    substitute = models.CharField(_("substitute"), max_length=80, blank=True)
+    substitute = NameField(_("substitute"), blank=True)
 
     class Meta:
         ordering = ("table", "position")

@@ -31,7 +31,6 @@ shared within this package only.
 from scoring.services.common import (
     HAND_STATE_FIELDS,
     LOCKED_FIELDS,
-    MAX_NAME_LENGTH,
     MAX_STAKE_LENGTH,
     SeatSpec,
     User,
@@ -73,7 +72,6 @@ from scoring.services.trust import (
 __all__ = [
     "HAND_STATE_FIELDS",
     "LOCKED_FIELDS",
-    "MAX_NAME_LENGTH",
     "MAX_STAKE_LENGTH",
     "RESOLUTIONS",
     "SeatSpec",

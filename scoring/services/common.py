@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +22,6 @@ from scoring.errors import GameNotFound, IdempotencyKeyReused
 from scoring.models import Game, Hand, HandEvent, ScoreLine
 from scoring.permissions import Act, Actor, Role, check
 from tonkrules import HandScore, find_game
-from tonkrules.errors import PlayerError
 from tonkrules.games import GameRules
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -43,21 +41,7 @@ def engine_of(game: Game) -> tuple[GameRules[Any, Any], Any, dict[str, int]]:
     return engine, engine.options(game.options), {name: seat_id for name, seat_id in game.seating}
 
 
-MAX_NAME_LENGTH = 80
 MAX_STAKE_LENGTH = 32
-
-
-def _verify_storable_names(names: Sequence[str]) -> None:
-    """Names a seat can hold: at most 80 characters, no control characters.
-
-    Raises:
-        PlayerError: a name that is too long or holds a control character (a tab, a newline).
-    """
-    for name in names:
-        if len(name) > MAX_NAME_LENGTH:
-            raise PlayerError("name_too_long", player=name, params={"max": MAX_NAME_LENGTH})
-        if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-            raise PlayerError("name_control", player=name)
 
 
 def _request_fingerprint(kind: str, request: object) -> str:

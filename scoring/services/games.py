@@ -29,18 +29,13 @@ from scoring.services.common import (
     _locked,
     _request_fingerprint,
     _user,
-    _verify_storable_names,
 )
 from scoring.services.seam import _announce, _announce_all
 from tonkrules import RuleError, find_game
 from tonkrules.errors import FormatError, PlayerError
 from tonkrules.games import GameRules
-from tonkrules.sheet import (
-    SheetError,
-    parse_currency,
-    parse_stake,
-    verify_player_names,
-)
+from tonkrules.names import clean_names
+from tonkrules.sheet import SheetError, parse_currency, parse_stake
 
 
 @transaction.atomic
@@ -111,7 +106,7 @@ def game_start(
     engine, settings = _settings_verify(
         kind=kind, options=options, stake=stake, currency=currency, confirmation=confirmation
     )
-    _seats_verify(engine, [specs], club)
+    (specs,) = _seats_verify(engine, [specs], club)
     try:
         with transaction.atomic():
             (game,) = _games_create(
@@ -177,7 +172,7 @@ def games_start(
     engine, settings = _settings_verify(
         kind=kind, options=options, stake=stake, currency=currency, confirmation=confirmation
     )
-    _seats_verify(engine, tables, club)
+    tables = _seats_verify(engine, tables, club)
     return _games_create(
         tables,
         settings=settings,
@@ -233,29 +228,34 @@ def _settings_verify(
 
 def _seats_verify(
     engine: GameRules[Any, Any], tables: Sequence[Sequence[SeatSpec]], club: Any
-) -> None:
-    """Check each game's seats: names a seat can hold, as many players as the game takes, no
-    club player twice at one game, and every club player one of ``club``'s (one query for
-    all the games).
+) -> list[list[SeatSpec]]:
+    """Check each game's seats: names by the name rule (``tonkrules.names.clean_names``:
+    normalised, no invisible character, no two the same name at one table), as many players
+    as the game takes, no club player twice at one game, and every club player one of
+    ``club``'s (one query for all the games).
+
+    Returns:
+        The seats of each game with their names as stored (normalised).
 
     Raises:
         SheetError: a bad name or number of players, a player twice, a player of no club or
             of another club.
     """
+    cleaned: list[list[SeatSpec]] = []
     for specs in tables:
-        names = [s.name for s in specs]
         try:
-            verify_player_names(names)
-            _verify_storable_names(names)
+            names = clean_names(s.name for s in specs)
             engine.verify_players(names)
         except RuleError as exc:
             raise SheetError(exc) from exc
+        cleaned.append([SeatSpec(name, s.player_id) for name, s in zip(names, specs, strict=True)])
         player_ids = [s.player_id for s in specs if s.player_id is not None]
         if len(set(player_ids)) != len(player_ids):
             raise SheetError(PlayerError("duplicate_player"))
     wanted = {s.player_id for specs in tables for s in specs if s.player_id is not None}
     if wanted and (club is None or club.players.filter(pk__in=wanted).count() != len(wanted)):
         raise SheetError(PlayerError("club"))
+    return cleaned
 
 
 def _games_create(
@@ -399,10 +399,10 @@ def seat_replace(*, game: Game, position: int, seat: SeatSpec, origin: str | Non
     seat_id = game.seating[position][1]
     names[position] = seat.name
     try:
-        verify_player_names(names)
-        _verify_storable_names(names)
+        names = list(clean_names(names))
     except RuleError as exc:
         raise SheetError(exc) from exc
+    seat = SeatSpec(names[position], seat.player_id)
     # The seat's private link is its player's: the substitute gets a new one (the old one,
     # still on the absent player's phone, opens nothing).
     Seat.objects.filter(pk=seat_id).update(

@@ -26,7 +26,7 @@ from tests.scoring.sheets import TONK_KNOCK_SHEET
 from tests.services import celery_configured
 from tournaments import services
 from tournaments.errors import failure_message
-from tournaments.models import Round, Tournament
+from tournaments.models import Player, Round, Tournament
 from tournaments.services import seatings
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -248,12 +248,16 @@ def test_a_table_the_game_cannot_take_fails_the_seating_at_once_with_its_reason(
 ) -> None:
     """Two club players whose names differ only in case cannot sit at one table (the game
     tells seats apart by name, ignoring case): the round fails at the first attempt, saying
-    so, instead of being tried again and reported as unfinished."""
+    so, instead of being tried again and reported as unfinished. A club holds such players
+    only from before the name rule (the migration gives the later its own key), made here by
+    an update that skips the key."""
     tournament, _ = services.tournament_create(
         club=club, created_by=director, name="Pairs", kind="tonk", sizes=[2], rounds=1
     )
-    for name in ("Ana Bell", "ana bell"):
-        services.registration_add(tournament=tournament, player=PlayerFactory(club=club, name=name))
+    first, second = PlayerFactory(club=club, name="Ana Bell"), PlayerFactory(club=club, name="B")
+    Player.objects.filter(pk=second.pk).update(name="ana bell")
+    for player in (first, second):
+        services.registration_add(tournament=tournament, player=Player.objects.get(pk=player.pk))
     with celery_configured(task_always_eager=False, broker_url=NOBODY):
         rnd, _ = services.round_seat(tournament=tournament, by=director)
 

@@ -341,7 +341,8 @@ def test_a_name_of_another_clubs_player_seats_a_guest(signed_in: Client, member:
         (
             {"kind": "rook", "player_1": "Ana", "player_2": "Ben", "player_3": "ben"},
             "player_3",
-            "“ben” is already seated: give each seat a different name.",
+            "“ben” and “Ben” are the same name (letter case and accents aside): give each seat a "
+            "different name.",
         ),
         (
             {"kind": "tonk", "player_1": "Ana", "player_2": "Ben", "stake": "abc"},
@@ -377,7 +378,8 @@ def test_a_name_of_another_clubs_player_seats_a_guest(signed_in: Client, member:
         (
             {"kind": "bluke", "player_1": "Ana", "player_2": "Bo\tBo"},
             "player_2",
-            "A name cannot hold tabs, line breaks or other control characters.",
+            "the name 'Bo\\tBo' holds an invisible or direction-control character, U+0009 "
+            "(character 3): type the name without it",
         ),
     ],
     ids=[

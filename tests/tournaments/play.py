@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from tonkrules.names import name_key
+
 # --- cards ----------------------------------------------------------------------------------------
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -326,7 +328,7 @@ def expected_standings(
         total = row["total"] if totals_lower else -row["total"]
         return (row["unranked"], total, -first, best is None, best_key)
 
-    rows.sort(key=lambda row: (key(row), row["name"].casefold(), row["registration"]))
+    rows.sort(key=lambda row: (key(row), name_key(row["name"]), row["registration"]))
     for i, row in enumerate(rows):
         shared = sum(1 for other in rows if key(other) == key(row)) > 1
         place = 1 + sum(1 for other in rows if key(other) < key(row))

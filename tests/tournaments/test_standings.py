@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from tonkrules.names import name_key
 from tournaments.standings import (
     Entry,
     RoundScore,
@@ -637,8 +638,8 @@ def reference(
         if level:
             return level
         ex, ey = x[0], y[0]
-        kx = (ex.name.casefold(), ex.registration_id)  # type: ignore[attr-defined]
-        ky = (ey.name.casefold(), ey.registration_id)  # type: ignore[attr-defined]
+        kx = (name_key(ex.name), ex.registration_id)  # type: ignore[attr-defined]
+        ky = (name_key(ey.name), ey.registration_id)  # type: ignore[attr-defined]
         return -1 if kx < ky else 1
 
     ranked = sorted(rows, key=functools.cmp_to_key(key))

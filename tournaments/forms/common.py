@@ -7,7 +7,6 @@ Names starting with ``_`` are shared within ``tournaments.forms`` only.
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import datetime
 from typing import Any
 
@@ -19,7 +18,6 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import games
 from scoring.messages import error_message, translated_params
-from scoring.services import MAX_NAME_LENGTH
 from tournaments import localtime
 from tournaments.errors import TournamentError
 
@@ -71,6 +69,9 @@ ERROR_TEXT: dict[str, Promise] = {
         "The round has results: its seating can no longer change. Correct the results instead."
     ),
     "already_seated": _("%(name)s already sits in this round."),
+    "already_seated.alike": _(
+        "%(name)s and %(other)s are the same name: %(other)s already sits in this round."
+    ),
     "unconfirmed": _(
         "Round %(round)s cannot close yet. Tables with hands not confirmed: %(numbers)s. "
         "Confirm or resolve those hands first: a director may confirm a hand, with a reason, "
@@ -80,11 +81,12 @@ ERROR_TEXT: dict[str, Promise] = {
 
 
 def error_text(exc: TournamentError, **params: object) -> str:
-    """What people read when a service refuses a request, from the error's stable code and
+    """What people read when a service refuses a request, from the error's message key (else
+    its stable code) and
     the values its words name (the error's details and parameters, then ``params``); the
     error's own sentence (translated, ``scoring.messages.error_message``) when the code has
     no words here or a value is missing."""
-    template = ERROR_TEXT.get(exc.code)
+    template = ERROR_TEXT.get(exc.key, ERROR_TEXT.get(exc.code))
     if template is None:
         return error_message(exc)
     values = {**translated_params(exc.context()), **params}
@@ -92,15 +94,6 @@ def error_text(exc: TournamentError, **params: object) -> str:
         return str(template) % values
     except (KeyError, TypeError, ValueError):
         return error_message(exc)
-
-
-def _name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a player's name (the scoring tables' rule), or None."""
-    if len(name) > MAX_NAME_LENGTH:
-        return gettext("A name has at most %(max)d characters.") % {"max": MAX_NAME_LENGTH}
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-        return gettext("A name cannot hold tabs or other control characters.")
-    return None
 
 
 # --- times ------------------------------------------------------------------------------------

@@ -11,9 +11,11 @@ from django.db import transaction
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring.names import name_validation_error
+from tonkrules.errors import PlayerError
+from tonkrules.names import clean_name, name_key
 from tournaments import services
 from tournaments.errors import TournamentError
-from tournaments.forms.common import _name_problem
 from tournaments.models import (
     Player,
     Registration,
@@ -31,8 +33,9 @@ class Registered:
 
 class RegisterForm(forms.Form):
     """Register players: club players picked by checkbox, and names typed or pasted one a line
-    (a club player's name, letter case aside, registers that player; any other name adds a
-    new player to the club). Between rounds these are late entries.
+    (a club player's name by the name rule, ``tonkrules.names``: letter case, accents typed
+    differently and spaces aside, registers that player; any other name adds a new player to
+    the club). Between rounds these are late entries.
 
     Args:
         tournament: the tournament to register them in.
@@ -65,19 +68,23 @@ class RegisterForm(forms.Form):
         )
 
     def clean_names(self) -> list[str]:
-        """The typed names, one a line, stripped, blank lines and repeats dropped."""
+        """The typed names, one a line, each cleaned by the name rule
+        (``tonkrules.names.clean_name``); blank lines dropped, and a line naming a name of an
+        earlier line (by ``name_key``) dropped too."""
         names: list[str] = []
         seen: set[str] = set()
-        problems: list[str] = []
+        problems: list[forms.ValidationError] = []
         for line in (self.cleaned_data.get("names") or "").splitlines():
-            name = " ".join(line.split())
-            if not name or name.casefold() in seen:
+            if not line.strip():
                 continue
-            problem = _name_problem(name)
-            if problem:
-                problems.append(f"{name[:40]}: {problem}")
+            try:
+                name = clean_name(line)
+            except PlayerError as exc:
+                problems.append(name_validation_error(exc))
                 continue
-            seen.add(name.casefold())
+            if name_key(name) in seen:
+                continue
+            seen.add(name_key(name))
             names.append(name)
         if problems:
             raise forms.ValidationError(problems)
@@ -99,18 +106,10 @@ class RegisterForm(forms.Form):
         Raises:
             TournamentError: from :func:`tournaments.services.registration_add`.
         """
-        club_players = {
-            p.name.casefold(): p for p in Player.objects.filter(club_id=self.tournament.club_id)
-        }
         players: list[Player] = list(self.cleaned_data.get("players") or [])
         chosen = {p.pk for p in players}
         for name in self.cleaned_data.get("names") or []:
-            player = club_players.get(name.casefold())
-            if player is None:
-                player, _created = Player.objects.get_or_create(
-                    club_id=self.tournament.club_id, name=name
-                )
-                club_players[name.casefold()] = player
+            player = services.club_player_for_name(club=self.tournament.club, name=name)
             if player.pk not in chosen:
                 chosen.add(player.pk)
                 players.append(player)

@@ -8,8 +8,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.services import MAX_NAME_LENGTH
-from tournaments.forms.common import _name_problem
+from scoring.names import NameFormField
 from tournaments.models import (
     Registration,
     Round,
@@ -25,9 +24,8 @@ class SubstituteForm(forms.Form):
     """
 
     registration = forms.TypedChoiceField(label=_("Seated player"), coerce=int)
-    substitute = forms.CharField(
+    substitute = NameFormField(
         label=_("Substitute's name"),
-        max_length=MAX_NAME_LENGTH,
         help_text=_(
             "Their hands are recorded under this name; the seated player misses the round."
         ),
@@ -52,13 +50,6 @@ class SubstituteForm(forms.Form):
             )
             for seat in self.seats.values()
         ]
-
-    def clean_substitute(self) -> str:
-        name = " ".join((self.cleaned_data.get("substitute") or "").split())
-        problem = _name_problem(name)
-        if problem:
-            raise forms.ValidationError(problem)
-        return name
 
     def registration_object(self) -> Registration:
         return self.seats[self.cleaned_data["registration"]].registration

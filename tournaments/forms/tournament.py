@@ -26,11 +26,13 @@ from scoring.forms import (
 )
 from scoring.games import adapter_for
 from scoring.models import Game
+from scoring.names import NameFormField
 from tonkrules import RuleError
 from tournaments import localtime
 from tournaments.errors import TournamentError
 from tournaments.forms.common import MAX_ROUNDS, LocalDateTimeField, error_text, table_sizes
 from tournaments.models import (
+    TOURNAMENT_NAME_LENGTH,
     Club,
     Tournament,
 )
@@ -64,9 +66,9 @@ class TournamentForm(forms.Form):
     """
 
     kind = forms.ChoiceField(label=_("Game"), widget=forms.RadioSelect, initial=games.names()[1])
-    name = forms.CharField(
+    name = NameFormField(
         label=_("Name"),
-        max_length=120,
+        max_length=TOURNAMENT_NAME_LENGTH,
         help_text=_("Shown on the standings and the table cards, such as “Spring Rook night”."),
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )

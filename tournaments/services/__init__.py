@@ -19,6 +19,7 @@ with ``_`` that one module imports from another are shared within this package o
 
 from tournaments.services.clock import tick
 from tournaments.services.events import (
+    club_player_for_name,
     entry_round,
     is_director,
     registration_add,
@@ -40,6 +41,7 @@ from tournaments.services.seatings import round_seating_compute, round_seating_r
 
 __all__ = [
     "ORIGIN",
+    "club_player_for_name",
     "entry_round",
     "game_changed",
     "is_director",

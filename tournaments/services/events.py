@@ -13,10 +13,13 @@ from django.db import IntegrityError, transaction
 
 from scoring.models import Game
 from tonkrules import RuleError, find_game
+from tonkrules.errors import PlayerError
+from tonkrules.names import clean_name, name_key
 from tonkrules.sheet import parse_currency, parse_stake
 from tournaments import localtime, seating
 from tournaments.errors import TournamentError
 from tournaments.models import (
+    TOURNAMENT_NAME_LENGTH,
     AuditEntry,
     Club,
     Membership,
@@ -120,8 +123,12 @@ def tournament_create(
         ).first()
         if existing is not None:
             return existing, False
-    if not isinstance(name, str) or not name.strip() or len(name) > 120:
-        raise TournamentError("bad_name")
+    if not isinstance(name, str):
+        raise TournamentError("bad_name", field="name")
+    try:
+        name = clean_name(name, max_length=TOURNAMENT_NAME_LENGTH)
+    except PlayerError as exc:
+        raise TournamentError.because("bad_name", exc, field="name") from exc
     try:
         engine = find_game(kind)
         engine.options(options)
@@ -278,6 +285,31 @@ def entry_round(tournament: Tournament) -> int:
     if last.state in (Round.State.PLANNED, Round.State.SEATED, Round.State.FAILED):
         return last.number
     return last.number + 1
+
+
+@transaction.atomic
+def club_player_for_name(*, club: Club, name: str) -> Player:
+    """The club player ``name`` names, by the name rule: the player whose name has the same
+    key (``tonkrules.names.name_key``: letter case, accents typed composed or not, spaces
+    aside), else a new club player of that name (normalised, ``clean_name``).
+
+    Raises:
+        TournamentError: ``bad_name``, a name the rule refuses (its sentence the rule's:
+            the invisible character, the length).
+    """
+    try:
+        name = clean_name(name)
+    except PlayerError as exc:
+        raise TournamentError.because("bad_name", exc, field="names") from exc
+    key = name_key(name)
+    player = Player.objects.filter(club=club, name_key=key).first()
+    if player is not None:
+        return player
+    try:
+        with transaction.atomic():
+            return Player.objects.create(club=club, name=name)
+    except IntegrityError:  # added meanwhile by a concurrent request
+        return Player.objects.get(club=club, name_key=key)
 
 
 def _check_seatable(tournament: Tournament, players: int) -> None:

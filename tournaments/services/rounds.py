@@ -20,6 +20,8 @@ from scoring.errors import SeatsFixed
 from scoring.models import Game, Hand
 from scoring.permissions import Actor
 from scoring.services import SeatSpec
+from tonkrules.errors import PlayerError
+from tonkrules.names import clean_name, name_key
 from tonkrules.sheet import SheetError
 from tournaments import tasks
 from tournaments.errors import TournamentConflict, TournamentError
@@ -345,15 +347,22 @@ def substitute_set(
 
     Raises:
         TournamentError: ``not_seated`` (the player has no seat that round), ``already_seated``
-            (the substitute already sits in this round), ``bad_name``, ``bad_reason``.
+            (the substitute already sits in this round), ``registered`` (the substitute is a
+            registered player of the tournament); both by the name rule
+            (``tonkrules.names.name_key``), the ``.alike`` variants naming both spellings;
+            ``bad_name`` (a name the name rule refuses, ``tonkrules.names.clean_name``),
+            ``bad_reason``.
         TournamentConflict: ``results_exist`` (the table has hands), ``complete``.
     """
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.state == Round.State.COMPLETE:
         raise TournamentConflict("complete", params={"round": rnd.number})
-    name = (substitute or "").strip()
-    if not name:
+    if not (substitute or "").strip():
         raise TournamentError("bad_name.substitute", field="substitute")
+    try:
+        name = clean_name(substitute)
+    except PlayerError as exc:
+        raise TournamentError.because("bad_name", exc, field="substitute") from exc
     seat = (
         TableSeat.objects.select_related("table__game")
         .filter(round=rnd, registration=registration)
@@ -363,18 +372,28 @@ def substitute_set(
         raise TournamentError(
             "not_seated.player", params={"name": registration.player.name, "round": rnd.number}
         )
-    taken = {n.casefold() for n in _names_in_round(rnd)}
-    if name.casefold() in taken:
+    key = name_key(name)
+    taken = [n for n in _names_in_round(rnd) if name_key(n) == key]
+    if taken and taken[0] == name:
         raise TournamentError(
-            "already_seated",
-            params={"name": name, "round": rnd.number},
+            "already_seated", params={"name": name, "round": rnd.number}, field="substitute"
+        )
+    if taken:
+        raise TournamentError(
+            "already_seated.alike",
+            params={"name": name, "other": taken[0], "round": rnd.number},
             field="substitute",
         )
-    if rnd.tournament.registrations.filter(player__name__iexact=name).exists():
+    registered = (
+        rnd.tournament.registrations.filter(player__name_key=key)
+        .values_list("player__name", flat=True)
+        .first()
+    )
+    if registered == name:
+        raise TournamentError("registered", params={"name": name}, field="substitute")
+    if registered is not None:
         raise TournamentError(
-            "registered",
-            params={"name": name},
-            field="substitute",
+            "registered.alike", params={"name": name, "other": registered}, field="substitute"
         )
     try:
         scoring_services.seat_replace(

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 
 from tonkrules.games import TIEBREAK_COUNTS, GameRules, TieBreak
+from tonkrules.names import name_key
 from tournaments.standings.shapes import (
     BASES,
     MISSED_SCORES,
@@ -359,7 +360,8 @@ def _ranked(
 ) -> list[StandingRow]:
     """The rows, ranked: by total (``lower_wins``: lowest first), then each tie-break in turn
     (``higher_better[i]``: the direction of tie-break ``i``; ``None`` last); players equal on
-    the total and every tie-break share a place and are listed by name (then registration id).
+    the total and every tie-break share a place and are listed by name
+    (``tonkrules.names.name_key``, then registration id).
     Players with no score yet (no round and no result) are not ranked: listed last, by name,
     with no place (issue 12: never "2=" on 0 above players who have scored).
 
@@ -383,7 +385,7 @@ def _ranked(
             not rounds[j] and not games[j],
             sign * total_key,
             *breaks(values),
-            entry.name.casefold(),
+            name_key(entry.name),
             entry.registration_id,
             j,
         )

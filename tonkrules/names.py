@@ -1,0 +1,211 @@
+"""The one name rule: how a player's, club's or tournament's name is read, stored and compared.
+
+Every way a name comes in (a game's seats, a hand's player keys, the score-sheet import, the
+club's players, registrations, substitutes, clubs and tournaments, the admin) goes through
+:func:`clean_name`; names are compared only by :func:`name_key`.
+
+Reading a name (:func:`clean_name`):
+
+1. The text is normalised to Unicode NFC, so "José" typed composed (U+00E9) and decomposed
+   (``e`` + U+0301) are stored alike.
+2. Invisible and direction-control characters are refused, with the name and the character
+   (its code point and Unicode name): format characters (category ``Cf``: U+200B..U+200F,
+   U+202A..U+202E, U+2060..U+2069, U+FEFF, U+00AD soft hyphen, tag characters), controls
+   (``Cc``: tabs and line breaks included), surrogates (``Cs``), private use (``Co``),
+   unassigned code points (``Cn``), and the line and paragraph separators (``Zl``, ``Zp``).
+   One exception, for the scripts of South Asia (Devanagari, Bengali and Assamese, Gurmukhi,
+   Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam, Sinhala: U+0900..U+0DFF), whose
+   spelling may need a joiner: a ZERO WIDTH NON-JOINER (U+200C) or ZERO WIDTH JOINER
+   (U+200D) directly between two characters of those scripts is part of the spelling and is
+   kept. A joiner anywhere else (between Latin letters, at an end, inside an emoji sequence)
+   is invisible noise and refused.
+3. Runs of space characters (category ``Zs``: the space, the no-break space, the ideographic
+   space...) become one ordinary space, and spaces at either end are removed.
+4. The result must not be empty and holds at most :data:`MAX_NAME_LENGTH` characters (code
+   points, counted after steps 1 to 3).
+
+Inside a hand (:func:`seated_name`, used by ``tonkrules.games.player_of``), a player is
+named as the format says, "spelled exactly as in ``players``": exactly after NFC (so a
+decomposed accent names the seat), invisible characters refused as above, letter case and
+spaces not folded (a name that differs from a seat's only by those is refused, the seat's
+spelling suggested).
+
+Comparing names (:func:`name_key`): the cleaned name, NFKC-normalised and case-folded (then
+NFKC again, as Unicode's ``NFKC_Casefold`` does), so names that differ only in letter case,
+in composition or in compatibility forms (full-width ``Ａｎａ``, the ligature ``ﬁ``) are the same
+name. The name is stored as typed (after step 1 to 3); only comparisons use the key.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+from .errors import PlayerError
+
+__all__ = [
+    "MAX_NAME_LENGTH",
+    "clean_name",
+    "clean_names",
+    "is_name",
+    "name_key",
+    "same_name",
+    "seated_name",
+    "spelling",
+]
+
+#: The most characters (code points, after normalisation) a name may hold.
+MAX_NAME_LENGTH = 80
+
+#: Categories of characters a name never holds: format (invisible, direction controls),
+#: controls, surrogates, private use, unassigned, line and paragraph separators.
+_REFUSED_CATEGORIES = frozenset({"Cf", "Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+_JOINERS = frozenset({"\u200c", "\u200d"})
+
+#: The South Asian (Brahmic) script blocks whose spelling may hold a joiner between letters.
+_JOINING_SCRIPTS = (0x0900, 0x0DFF)
+
+
+def _in_joining_script(char: str) -> bool:
+    low, high = _JOINING_SCRIPTS
+    return low <= ord(char) <= high
+
+
+def _joiner_allowed(text: str, i: int) -> bool:
+    """A joiner at ``text[i]`` is spelling: between two characters of a joining script."""
+    return (
+        0 < i < len(text) - 1
+        and _in_joining_script(text[i - 1])
+        and _in_joining_script(text[i + 1])
+    )
+
+
+def _character(char: str) -> str:
+    """``U+200B ZERO WIDTH SPACE``: the code point and its Unicode name, where it has one."""
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X} {name}".rstrip()
+
+
+def _verify_visible(text: str, nfc: str) -> None:
+    """Refuse an invisible or direction-control character of ``nfc`` (``text`` as NFC),
+    naming ``text`` (as typed), the character and its 1-based position."""
+    for i, char in enumerate(nfc):
+        if unicodedata.category(char) in _REFUSED_CATEGORIES and not (
+            char in _JOINERS and _joiner_allowed(nfc, i)
+        ):
+            raise PlayerError(
+                "name_invisible",
+                player=text,
+                params={"char": _character(char), "position": i + 1},
+            )
+
+
+def clean_name(text: str, *, max_length: int = MAX_NAME_LENGTH) -> str:
+    """A name as stored: NFC, without surrounding spaces, each run of spaces one space.
+
+    Args:
+        text: the name as typed or sent (any ``str``).
+        max_length: the most characters, counted after normalisation (a player's or a
+            seat's name: :data:`MAX_NAME_LENGTH`; a club's or a tournament's: their column's).
+
+    Returns:
+        The normalised name (see the module's rule).
+
+    Raises:
+        PlayerError: ``name_invisible`` (an invisible or direction-control character; the
+            error names the name as typed, the character and its 1-based position),
+            ``blank_name`` (nothing left), ``name_too_long`` (more than
+            ``max_length`` characters once normalised).
+    """
+    nfc = unicodedata.normalize("NFC", text)
+    _verify_visible(text, nfc)
+    words = []
+    word: list[str] = []
+    for char in nfc:
+        if unicodedata.category(char) == "Zs":
+            if word:
+                words.append("".join(word))
+                word = []
+        else:
+            word.append(char)
+    if word:
+        words.append("".join(word))
+    name = " ".join(words)
+    if not name:
+        raise PlayerError("blank_name", player=text)
+    if len(name) > max_length:
+        raise PlayerError("name_too_long", player=text, params={"max": max_length})
+    return name
+
+
+def is_name(text: str) -> bool:
+    """Whether :func:`clean_name` accepts ``text``."""
+    try:
+        clean_name(text)
+    except PlayerError:
+        return False
+    return True
+
+
+def name_key(name: str) -> str:
+    """The key names are compared by: NFKC, case-folded, NFKC again (``NFKC_Casefold``
+    without removing default-ignorable characters, which :func:`clean_name` refuses), with
+    spaces normalised as :func:`clean_name` does. Two names are the same name when their keys
+    are equal. Never raises: a name not yet cleaned gets the key of its spaces collapsed."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join("".join(" " if unicodedata.category(c) == "Zs" else c for c in folded).split())
+
+
+def clean_names(names: Iterable[str]) -> tuple[str, ...]:
+    """The names of one table, list or score sheet, each cleaned by :func:`clean_name`, in
+    order, no two the same name.
+
+    Raises:
+        PlayerError: the first name :func:`clean_name` refuses, or ``duplicate_name`` (two
+            of the same :func:`name_key`) naming
+            both names as typed (``player``: the later, ``other``: the earlier).
+    """
+    typed = tuple(names)
+    cleaned = tuple(clean_name(name) for name in typed)
+    seen: dict[str, str] = {}
+    for name, clean in zip(typed, cleaned, strict=True):
+        key = name_key(clean)
+        if key in seen:
+            raise PlayerError("duplicate_name", player=name, params={"other": seen[key]})
+        seen[key] = name
+    return cleaned
+
+
+def spelling(text: str) -> str:
+    """A name inside a hand, as the format reads it: "spelled exactly as in ``players``",
+    where exactly means the same characters once NFC-normalised (a name typed with a
+    decomposed accent is spelled as the seat's); no space is removed, no letter case
+    folded (the format refuses those differences, suggesting the seat's spelling).
+
+    Raises:
+        PlayerError: ``name_invisible``, as :func:`clean_name`.
+    """
+    nfc = unicodedata.normalize("NFC", text)
+    _verify_visible(text, nfc)
+    return nfc
+
+
+def seated_name(name: str, players: Iterable[str]) -> str | None:
+    """The one of ``players`` that ``name`` (as typed in a hand) is spelled as, by
+    :func:`spelling` (each seat's name NFC-normalised too, for names stored before the
+    rule), or None.
+
+    Raises:
+        PlayerError: ``name`` holds an invisible or direction-control character.
+    """
+    spelled = spelling(name)
+    for player in players:
+        if unicodedata.normalize("NFC", player) == spelled:
+            return player
+    return None
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are the same name: equal :func:`name_key`."""
+    return name_key(a) == name_key(b)
