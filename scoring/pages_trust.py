@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from ops import idempotency
 from scoring import selectors, services
 from scoring.entry import new_idempotency_key
 from scoring.errors import HandNotFound, NotAllowed, ReasonRequired, ScoringConflict
@@ -46,7 +47,7 @@ class ReasonForm(forms.Form):
     """Why: a dispute's, a resolution's, a void's, a restore's or a confirmation's reason
     (required where ``required``)."""
 
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=255)
+    idempotency_key = idempotency.KeyField()
     reason = forms.CharField(
         label=gettext_lazy("Reason"),
         max_length=MAX_REASON_LENGTH,
@@ -102,7 +103,7 @@ def seat(request: HtmxHttpRequest, seat_key: str) -> HttpResponse:
 class SeatChoiceForm(forms.Form):
     """Which seat this device is (the table link asks once)."""
 
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=255)
+    idempotency_key = idempotency.KeyField()
     seat = forms.IntegerField(required=False)
 
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
