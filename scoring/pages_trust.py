@@ -213,6 +213,12 @@ def _reason_page(
     return render(request, "scoring/hand_reason.html", context, status=status)
 
 
+def _invalid_status(form: ReasonForm) -> int:
+    """A refused step form's status: 400 for a key the rule refuses (:mod:`ops.idempotency`),
+    else 409 (the reason it needs)."""
+    return 400 if form.has_error("idempotency_key") else 409
+
+
 def _optional_reason_post(
     request: HtmxHttpRequest, key: str, number: int, step: Step, action: str
 ) -> HttpResponse:
@@ -226,7 +232,7 @@ def _optional_reason_post(
             return redirect("scoring:table", key=key)
         if kept is not False:
             return kept
-    return _reason_page(request, game, number, form, action, 409)
+    return _reason_page(request, game, number, form, action, _invalid_status(form))
 
 
 @require_POST
@@ -251,7 +257,7 @@ def hand_dispute(request: HtmxHttpRequest, key: str, number: int) -> HttpRespons
             return redirect("scoring:table", key=key)
         if kept is not False:
             return kept
-    return _reason_page(request, game, number, form, "dispute", 409)
+    return _reason_page(request, game, number, form, "dispute", _invalid_status(form))
 
 
 @require_POST
@@ -273,7 +279,7 @@ def hand_resolve(request: HtmxHttpRequest, key: str, number: int) -> HttpRespons
     # Only a director reaches the resolve form: others are refused before a missing reason.
     if not hand_page_trust(request, game, selectors.hand_history(game, number))["resolving"]:
         raise PermissionDenied
-    return _reason_page(request, game, number, form, "resolve", 409)
+    return _reason_page(request, game, number, form, "resolve", _invalid_status(form))
 
 
 @require_POST

@@ -62,8 +62,12 @@ def _verify_storable_names(names: Sequence[str]) -> None:
 
 def _caller(by: Actor | None) -> str:
     """Whom an idempotency key within a game belongs to (:func:`ops.idempotency.fingerprint`'s
-    ``caller``): the device acting (its session, seat key or token); "" for the system."""
-    return by.device if by is not None else ""
+    ``caller``): the device acting (its session, seat key or token) and the signed-in user;
+    "" for the system."""
+    if by is None:
+        return ""
+    user = by.signed_in
+    return f"{by.device}/{user.pk if user is not None else ''}"
 
 
 def _hand_fingerprint(

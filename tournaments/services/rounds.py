@@ -113,8 +113,7 @@ def _seating_retry(rnd: Round, *, by: Any, reason: object, idempotency_key: str 
         {"reason": str(reason or "")},
     )
     if key:
-        earlier = AuditEntry.objects.filter(
-            tournament_id=rnd.tournament_id,
+        earlier = AuditEntry.objects.filter(  # the caller's key, in any tournament
             action=AuditEntry.Action.SEAT,
             user=_user_of(by),
             details__idempotency_key=key,
