@@ -137,7 +137,7 @@ class KeyField(forms.CharField):
         self.key_required = required
         super().__init__(required=False, strip=False, **kwargs)
 
-    def clean(self, value: Any) -> str | None:  # type: ignore[override]
+    def clean(self, value: Any) -> str | None:
         try:
             return clean_key(value, required=self.key_required)
         except KeyRefused as exc:
