@@ -5,9 +5,9 @@ that a retry of the same request changes nothing and answers as the first did. T
 used by every entry point that takes a key:
 
 - :func:`clean_key`: what a key may be. 1 to :data:`MAX_LENGTH` characters of printable ASCII
-  without spaces (``!`` to ``~``: a UUID, a ULID, ``hand-12``…); the spaces or tabs around a
-  header's value are not part of it (HTTP's own rule), an empty value is no key. Anything else
-  is refused (:class:`KeyRefused`), never cut or mended.
+  without spaces (``!`` to ``~``: a UUID, a ULID, ``hand-12``…), taken exactly as sent; an
+  empty form field is no key, an empty header is refused. Anything else is refused
+  (:class:`KeyRefused`), never cut, trimmed or mended.
 - :func:`fingerprint`: a digest of the request a key is given to: its method, the resource it
   writes (a path, such as ``games/12/hands/3/void``), its body in canonical JSON (keys sorted),
   and the caller the key belongs to. A write stores it beside the key.
@@ -40,8 +40,6 @@ MAX_LENGTH = 255
 #: A key: printable ASCII without spaces, 1 to MAX_LENGTH characters (as a JSON Schema pattern).
 PATTERN = rf"^[!-~]{{1,{MAX_LENGTH}}}$"
 _KEY = re.compile(r"[!-~]+")
-#: What :func:`clean_key` strips around a key: HTTP's optional white space (RFC 9110, 5.5).
-_AROUND = " \t"
 
 #: The OpenAPI description of the header (``scoring.api`` builds the one parameter from it).
 DESCRIPTION = (
@@ -61,24 +59,26 @@ class KeyRefused(ValueError):
         self.message = message
 
 
-def clean_key(raw: object, *, required: bool = False) -> str | None:
+def clean_key(raw: object, *, required: bool = False, blank: bool = True) -> str | None:
     """The idempotency key in ``raw`` (a header's value or a form field's), or None for none.
 
     Args:
-        raw: the text as received (None or "" when absent).
+        raw: the text as received; None when absent.
         required: whether the write must carry a key.
+        blank: whether an empty text means "no key" (a form's empty hidden field); where it
+            does not (a header sent empty), it is refused.
 
     Returns:
-        The key, unchanged but for the spaces and tabs around it; None when there is none.
+        The key, exactly as sent; None when there is none.
 
     Raises:
-        KeyRefused: no key where one is required; longer than :data:`MAX_LENGTH` characters;
-            a character that is not printable ASCII (a space inside, a control character,
-            anything beyond ASCII).
+        KeyRefused: no key where one is required; an empty one where ``blank`` is False; one
+            longer than :data:`MAX_LENGTH` characters; a character that is not printable ASCII
+            (a space, a control character, anything beyond ASCII).
     """
-    text = "" if raw is None else str(raw).strip(_AROUND)
+    text = "" if raw is None else str(raw)
     if not text:
-        if required:
+        if required or (raw is not None and not blank):
             raise KeyRefused(_("Every write from a device carries an idempotency key."))
         return None
     if len(text) > MAX_LENGTH:

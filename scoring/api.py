@@ -87,7 +87,9 @@ def idempotency_key_of(request: Request, *, required: bool = False) -> str | Non
             naming the header under ``fields``.
     """
     try:
-        return idempotency.clean_key(request.headers.get(IDEMPOTENCY_HEADER), required=required)
+        return idempotency.clean_key(
+            request.headers.get(IDEMPOTENCY_HEADER), required=required, blank=False
+        )
     except idempotency.KeyRefused as exc:
         raise exceptions.ValidationError({IDEMPOTENCY_HEADER: [exc.message]}) from exc
 
