@@ -484,10 +484,12 @@ def test_every_hand_written_key_field_is_known() -> None:
 
 @dataclass(frozen=True)
 class PageCase:
-    """A page form with a key: ``post(world, key, variant)`` (``first`` or ``other_body``)."""
+    """A page form with a key: ``post(world, client, key, variant)`` (``first`` or
+    ``other_body``), from ``client(world)``, once ``prepare(world)`` readied it."""
 
     post: Callable[[World, Client, str, str], Any]
     client: Callable[[World], Client]
+    prepare: Callable[[World], None] = lambda w: None
 
 
 def _browser(w: World, seat: int | None = None) -> Client:
@@ -526,6 +528,24 @@ def _page_confirm(w: World, c: Client, key: str, variant: str) -> Any:
     return c.post(url, {"idempotency_key": key, "reason": reason})
 
 
+def _page_step(action: str) -> Callable[[World, Client, str, str], Any]:
+    def post(w: World, c: Client, key: str, variant: str) -> Any:
+        url = reverse(f"scoring:hand-{action}", kwargs={"key": w.game.table_key, "number": 1})
+        data = {"idempotency_key": key, "reason": "checked" if variant == "first" else "other"}
+        if action == "resolve":
+            data["action"] = "confirm"
+        return c.post(url, data)
+
+    return post
+
+
+def _page_correct(w: World, c: Client, key: str, variant: str) -> Any:
+    url = reverse("scoring:hand-edit", kwargs={"key": w.game.table_key, "number": 1})
+    by = 0 if variant == "first" else 1
+    data = {"idempotency_key": key, "revision": 1, "dealer": 0, "end": "knock", "by": by}
+    return c.post(url, data | {"held_0": "2S", "held_1": "KD QD"})
+
+
 def _page_tournament_new(w: World, c: Client, key: str, variant: str) -> Any:
     url = reverse("tournaments:new", args=[w.club.pk])
     name = "Open" if variant == "first" else "Another"
@@ -544,6 +564,11 @@ PAGE_CASES = {
     "game new": PageCase(_page_game_new, lambda w: _browser(w)),
     "hand new": PageCase(_page_hand_new, lambda w: _browser(w, 0)),
     "hand confirm": PageCase(_page_confirm, lambda w: _browser(w, 1)),
+    "hand correct": PageCase(_page_correct, lambda w: _browser(w, 0)),
+    "hand dispute": PageCase(_page_step("dispute"), lambda w: _browser(w, 1)),
+    "hand void": PageCase(_page_step("void"), lambda w: _browser(w)),
+    "hand resolve": PageCase(_page_step("resolve"), lambda w: _browser(w), lambda w: w.dispute(1)),
+    "hand restore": PageCase(_page_step("restore"), lambda w: _browser(w), lambda w: w.void(1)),
     "tournament new": PageCase(_page_tournament_new, lambda w: _browser(w)),
     "round retry": PageCase(_page_round_retry, lambda w: _browser(w)),
 }
@@ -554,6 +579,7 @@ PAGES = pytest.mark.parametrize("form_page", list(PAGE_CASES))
 @pytest.mark.parametrize("why", list(BAD_KEYS))
 def test_a_page_refuses_a_key_the_rule_refuses(world: World, form_page: str, why: str) -> None:
     case = PAGE_CASES[form_page]
+    case.prepare(world)
     client = case.client(world)
     with nothing_stored():
         refused = case.post(world, client, BAD_KEYS[why], "first")
@@ -566,6 +592,7 @@ def test_a_page_retry_writes_once_and_another_body_writes_nothing(
     world: World, form_page: str
 ) -> None:
     case = PAGE_CASES[form_page]
+    case.prepare(world)
     client = case.client(world)
     first = case.post(world, client, KEY, "first")
     assert first.status_code in (302, 303), (first.status_code, first.content[:2000])
