@@ -38,6 +38,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
+from ops import idempotency
 from ops.guessing import TokenAuthentication
 from scoring.api_auth import (
     SeatKeyAuthentication,
@@ -54,25 +55,45 @@ from scoring.serializers import ConflictOut, ErrorOut, RefusalOut
 from tonkrules.errors import FormatError
 from tonkrules.sheet import SheetError
 
-IDEMPOTENCY_HEADER = "Idempotency-Key"
-_IDEMPOTENCY_DESCRIPTION = (
-    "The device's key for this write: a retry with the same key changes nothing and answers as "
-    "the first request did. At most 255 characters (surrounding spaces are not part of it)."
-)
-_IDEMPOTENCY_SCHEMA = {"type": "string", "maxLength": 255}
+IDEMPOTENCY_HEADER = idempotency.HEADER
+_IDEMPOTENCY_SCHEMA = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": idempotency.MAX_LENGTH,
+    "pattern": idempotency.PATTERN,
+}
+#: The ``Idempotency-Key`` header, documented once for every operation that takes it (the
+#: rule: :mod:`ops.idempotency`).
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
     IDEMPOTENCY_HEADER,
     _IDEMPOTENCY_SCHEMA,
     OpenApiParameter.HEADER,
-    description=_IDEMPOTENCY_DESCRIPTION,
+    description=idempotency.DESCRIPTION,
 )
+#: The same header where every write must carry one.
 IDEMPOTENCY_REQUIRED = OpenApiParameter(
     IDEMPOTENCY_HEADER,
-    {"type": "string", "maxLength": 255, "pattern": r"\S"},
+    _IDEMPOTENCY_SCHEMA,
     OpenApiParameter.HEADER,
     required=True,
-    description=_IDEMPOTENCY_DESCRIPTION + " Required: every write from a device carries one.",
+    description=idempotency.DESCRIPTION + " Required: every write from a device carries one.",
 )
+
+
+def idempotency_key_of(request: Request, *, required: bool = False) -> str | None:
+    """The request's ``Idempotency-Key`` read by the one rule (:func:`ops.idempotency.clean_key`),
+    or None when it carries none.
+
+    Raises:
+        ValidationError: a key the rule refuses, or none where ``required``: 400 ``bad_format``
+            naming the header under ``fields``.
+    """
+    try:
+        return idempotency.clean_key(
+            request.headers.get(IDEMPOTENCY_HEADER), required=required, blank=False
+        )
+    except idempotency.KeyRefused as exc:
+        raise exceptions.ValidationError({IDEMPOTENCY_HEADER: [exc.message]}) from exc
 
 
 class StrictJSONParser(JSONParser):
@@ -223,15 +244,9 @@ class GameApiView(APIView):
         """Who is making the change (a seat, a table device, a signed-in user)."""
         return actor_of(self.request)
 
-    def idempotency_key(self, *, required: bool) -> str:
-        key = self.request.headers.get(IDEMPOTENCY_HEADER, "").strip()
-        if required and not key:
-            raise exceptions.ValidationError(
-                {IDEMPOTENCY_HEADER: _("Every write from a device carries an idempotency key.")}
-            )
-        if len(key) > 255:
-            raise exceptions.ValidationError({IDEMPOTENCY_HEADER: _("At most 255 characters.")})
-        return key
+    def idempotency_key(self, *, required: bool) -> str | None:
+        """The request's idempotency key (:func:`idempotency_key_of`), or None."""
+        return idempotency_key_of(self.request, required=required)
 
 
 # --- shared parts -----------------------------------------------------------------------------

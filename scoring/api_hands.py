@@ -24,7 +24,6 @@ from rest_framework.response import Response
 
 from scoring import selectors, services
 from scoring.api import (
-    IDEMPOTENCY_HEADER,
     IDEMPOTENCY_PARAMETER,
     IDEMPOTENCY_REQUIRED,
     NOT_FOUND_OR_NO_HAND,
@@ -56,14 +55,6 @@ class HandObjectField(serializers.JSONField):
     not an object is ``bad_format``)."""
 
 
-NATURAL_IDEMPOTENCY = OpenApiParameter(
-    IDEMPOTENCY_HEADER,
-    {"type": "string", "maxLength": 255},
-    OpenApiParameter.HEADER,
-    description="The device's key for this write: a retry with the same key answers with the "
-    "hand as the first request left it and changes nothing, whatever happened since. Optional "
-    "here: the write is also naturally idempotent (done again, it changes nothing).",
-)
 REASON_QUERY = OpenApiParameter(
     "reason",
     {"type": "string", "maxLength": MAX_REASON_LENGTH},
@@ -156,7 +147,7 @@ class HandDetailApi(GameApiView):
         "`reason` query parameter (a DELETE carries no body); it is needed once a tournament "
         "round is complete (409 `reason_required.closed`). Voiding a voided hand changes "
         "nothing: a retry is safe.",
-        parameters=[REASON_QUERY, NATURAL_IDEMPOTENCY],
+        parameters=[REASON_QUERY, IDEMPOTENCY_PARAMETER],
         responses={200: HandOut, **errors(400, *READ_ERRORS, 409, e404=NOT_FOUND_OR_NO_HAND)},
     )
     def delete(self, request: Request, game_id: int, number: int) -> Response:
@@ -242,7 +233,7 @@ class HandConfirmApi(HandStepApi):
         "confirming a hand of a complete tournament round gives one, else 409 "
         "`reason_required`). Naturally idempotent: confirming a confirmed hand, or "
         "confirming twice from one seat, changes nothing.",
-        parameters=[NATURAL_IDEMPOTENCY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: HandOut, **_TRUST_ERRORS},
         examples=[example("Confirm", {}), example("With a reason", {"reason": "checked"})],
     )
@@ -266,7 +257,7 @@ class HandDisputeApi(HandStepApi):
         "`reason_required`): it shows as disputed until a club director resolves it "
         "(`.../resolve/`). Naturally idempotent: the same seat disputing a disputed hand with "
         "the same reason changes nothing.",
-        parameters=[NATURAL_IDEMPOTENCY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: HandOut, **_TRUST_ERRORS},
         examples=[example("A dispute", {"reason": "Ben held KH, not KD"})],
     )
@@ -346,7 +337,7 @@ class HandRestoreApi(HandStepApi):
         '`hand_limit`). The body is optional (`{"reason": "…"}`; a reason is needed '
         "once a tournament round is complete). Naturally idempotent: restoring a hand that "
         "counts changes nothing.",
-        parameters=[NATURAL_IDEMPOTENCY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={200: HandOut, **_TRUST_ERRORS},
         examples=[example("Restore", {"reason": "voided by mistake"})],
     )

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from ops import idempotency
 from scoring.messages import error_message
 from tonkrules import find_game
 from tonkrules.cards import (
@@ -161,7 +162,7 @@ class EntryForm(forms.Form):
     """
 
     kind: ClassVar[str]
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    idempotency_key = idempotency.KeyField(required=True)
     revision = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
     after = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
     dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int)

@@ -198,7 +198,8 @@ class GameNotFound(ScoringConflict):
 
 
 class IdempotencyKeyReused(ScoringConflict):
-    """An idempotency key already used for a different write in this game."""
+    """An idempotency key already used by the caller for a different request (another body,
+    another resource): :func:`ops.idempotency.replay_or_refuse`."""
 
     code = "idempotency_key_reused"
 

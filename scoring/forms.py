@@ -22,6 +22,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from ops import idempotency
 from scoring import games
 from scoring.errors import IdempotencyKeyReused
 from scoring.games import adapter_for
@@ -285,9 +286,7 @@ class GameStartForm(forms.Form):
     )
     stake = stake_field()
     currency = currency_field()
-    idempotency_key = forms.CharField(
-        widget=forms.HiddenInput, required=False, max_length=64, strip=True
-    )
+    idempotency_key = idempotency.KeyField()
 
     PLAYERS_DATALIST = "club-players"
 

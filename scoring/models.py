@@ -237,6 +237,9 @@ class Hand(models.Model):
         verbose_name=_("replaces"),
     )
     idempotency_key = models.CharField(max_length=255, blank=True, default="", editable=False)
+    request_fingerprint = models.CharField(
+        max_length=64, blank=True, default="", editable=False
+    )  # the request the idempotency key was given to (ops.idempotency.fingerprint)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -335,6 +338,9 @@ class HandEvent(models.Model):
     device = models.CharField(max_length=64, blank=True, default="", editable=False)
     # The device's key for the write that kept this step: a retry with it changes nothing.
     idempotency_key = models.CharField(max_length=255, blank=True, default="", editable=False)
+    request_fingerprint = models.CharField(
+        max_length=64, blank=True, default="", editable=False
+    )  # the request the idempotency key was given to (ops.idempotency.fingerprint)
     created_at = models.DateTimeField(_("at"), auto_now_add=True)
 
     class Meta:

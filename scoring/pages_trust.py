@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from ops import idempotency
 from scoring import selectors, services
 from scoring.entry import new_idempotency_key
 from scoring.errors import HandNotFound, NotAllowed, ReasonRequired, ScoringConflict
@@ -46,7 +47,7 @@ class ReasonForm(forms.Form):
     """Why: a dispute's, a resolution's, a void's, a restore's or a confirmation's reason
     (required where ``required``)."""
 
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=255)
+    idempotency_key = idempotency.KeyField()
     reason = forms.CharField(
         label=gettext_lazy("Reason"),
         max_length=MAX_REASON_LENGTH,
@@ -102,7 +103,7 @@ def seat(request: HtmxHttpRequest, seat_key: str) -> HttpResponse:
 class SeatChoiceForm(forms.Form):
     """Which seat this device is (the table link asks once)."""
 
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=255)
+    idempotency_key = idempotency.KeyField()
     seat = forms.IntegerField(required=False)
 
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
@@ -212,6 +213,12 @@ def _reason_page(
     return render(request, "scoring/hand_reason.html", context, status=status)
 
 
+def _invalid_status(form: ReasonForm) -> int:
+    """A refused step form's status: 400 for a key the rule refuses (:mod:`ops.idempotency`),
+    else 409 (the reason it needs)."""
+    return 400 if form.has_error("idempotency_key") else 409
+
+
 def _optional_reason_post(
     request: HtmxHttpRequest, key: str, number: int, step: Step, action: str
 ) -> HttpResponse:
@@ -225,7 +232,7 @@ def _optional_reason_post(
             return redirect("scoring:table", key=key)
         if kept is not False:
             return kept
-    return _reason_page(request, game, number, form, action, 409)
+    return _reason_page(request, game, number, form, action, _invalid_status(form))
 
 
 @require_POST
@@ -250,7 +257,7 @@ def hand_dispute(request: HtmxHttpRequest, key: str, number: int) -> HttpRespons
             return redirect("scoring:table", key=key)
         if kept is not False:
             return kept
-    return _reason_page(request, game, number, form, "dispute", 409)
+    return _reason_page(request, game, number, form, "dispute", _invalid_status(form))
 
 
 @require_POST
@@ -272,7 +279,7 @@ def hand_resolve(request: HtmxHttpRequest, key: str, number: int) -> HttpRespons
     # Only a director reaches the resolve form: others are refused before a missing reason.
     if not hand_page_trust(request, game, selectors.hand_history(game, number))["resolving"]:
         raise PermissionDenied
-    return _reason_page(request, game, number, form, "resolve", 409)
+    return _reason_page(request, game, number, form, "resolve", _invalid_status(form))
 
 
 @require_POST

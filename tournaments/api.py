@@ -28,12 +28,13 @@ from rest_framework.views import APIView
 
 from ops.guessing import TokenAuthentication
 from scoring.api import (
-    IDEMPOTENCY_HEADER,
+    IDEMPOTENCY_PARAMETER,
     StrictJSONParser,
     StrictSerializer,
     created_response,
     errors,
     example,
+    idempotency_key_of,
 )
 from scoring.names import NameSerializerField
 from scoring.serializers import GameNameField
@@ -55,17 +56,6 @@ from tournaments.serializers import (
     TournamentOut,
     round_url,
     tournament_url,
-)
-
-#: The tournament's idempotency key: the first 255 characters count (longer keys are cut, not
-#: refused as the scoring API refuses them).
-TOURNAMENT_IDEMPOTENCY = OpenApiParameter(
-    IDEMPOTENCY_HEADER,
-    str,
-    OpenApiParameter.HEADER,
-    description="The client's key for this creation: a retry with the same key creates "
-    "nothing and answers with the first tournament (200). Surrounding spaces do not count, "
-    "and only the first 255 characters.",
 )
 
 #: Round states only the club's directors see: before the round is published.
@@ -158,7 +148,7 @@ class TournamentListApi(TournamentApiView):
 
     @extend_schema(
         request=TournamentInSerializer,
-        parameters=[TOURNAMENT_IDEMPOTENCY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: TournamentOut, 200: TournamentOut, **errors(*WRITE_ERRORS)},
         examples=[
             example(
@@ -178,7 +168,7 @@ class TournamentListApi(TournamentApiView):
             club=club,
             created_by=request.user,
             kind=v.pop("game"),
-            idempotency_key=request.headers.get("Idempotency-Key", "").strip()[:255] or None,
+            idempotency_key=idempotency_key_of(request),
             **v,
         )
         return created_response(TournamentOut(tournament).data, created, tournament_url(tournament))
@@ -241,16 +231,6 @@ class WithdrawalApi(TournamentApiView):
 # --- rounds -----------------------------------------------------------------------------------
 
 
-#: The retry's idempotency key (``POST …/rounds/`` on a failed round).
-RETRY_IDEMPOTENCY = OpenApiParameter(
-    IDEMPOTENCY_HEADER,
-    str,
-    OpenApiParameter.HEADER,
-    description="The client's key for a retry of a failed seating: a second retry with the "
-    "same key changes nothing and answers with the round as it is.",
-)
-
-
 class RoundListApi(TournamentApiView):
     """``GET``: the rounds. ``POST``: seat the next round (202: the seating runs as a task;
     the round's state shows when it is seated, or ``failed`` with its ``failure``). Asking
@@ -269,7 +249,7 @@ class RoundListApi(TournamentApiView):
 
     @extend_schema(
         request=None,
-        parameters=[RETRY_IDEMPOTENCY],
+        parameters=[IDEMPOTENCY_PARAMETER],
         responses={202: RoundOut, **errors(*ACTION_ERRORS)},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
@@ -277,7 +257,7 @@ class RoundListApi(TournamentApiView):
         rnd, _created = services.round_seat(
             tournament=tournament,
             by=request.user,
-            idempotency_key=request.headers.get("Idempotency-Key", "").strip()[:255] or None,
+            idempotency_key=idempotency_key_of(request),
         )
         rnd.refresh_from_db()
         return Response(

@@ -56,6 +56,9 @@ TOURNAMENT_MESSAGES: dict[str, Template] = {
     "already_registered": _("%(name)s is already registered"),
     "round_not_complete": _("round %(round)s is not complete: close it before seating the next"),
     "all_seated": _("all %(rounds)s rounds are seated"),
+    "idempotency_key_reused": _(
+        "this idempotency key was used for a different request (another body or resource)"
+    ),
     "too_few_players.withdraw": _(
         "withdrawing %(name)s would leave %(players)s players for round %(round)s, who cannot "
         "fill a table: the smallest table seats %(smallest)s; register another player first"

@@ -191,6 +191,9 @@ class Tournament(models.Model):
         related_name="tournaments_created",
     )
     idempotency_key = models.CharField(max_length=255, blank=True, default="", editable=False)
+    request_fingerprint = models.CharField(
+        max_length=64, blank=True, default="", editable=False
+    )  # the request the idempotency key was given to (ops.idempotency.fingerprint)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

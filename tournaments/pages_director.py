@@ -29,6 +29,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import (
     Http404,
     HttpResponse,
+    HttpResponseBadRequest,
     HttpResponseNotAllowed,
     HttpResponseRedirect,
 )
@@ -39,6 +40,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_htmx.http import HttpResponseClientRedirect
 
+from ops import idempotency
 from scoring.entry import new_idempotency_key
 from scoring.errors import NotAllowed
 from scoring.games import adapter_for
@@ -442,11 +444,12 @@ def seat(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     again for a seating that waits too long, and retries one that failed (with its
     ``idempotency_key``: a double tap retries once)."""
     try:
+        key = idempotency.clean_key(request.POST.get("idempotency_key"))
+    except idempotency.KeyRefused as exc:
+        return HttpResponseBadRequest(str(exc.message))
+    try:
         rnd, _created = services.round_seat(
-            tournament=tournament,
-            by=request.user,
-            reason=_reason(request),
-            idempotency_key=request.POST.get("idempotency_key") or None,
+            tournament=tournament, by=request.user, reason=_reason(request), idempotency_key=key
         )
     except TournamentError as exc:
         _refused(request, exc)

@@ -7,7 +7,6 @@ Names starting with ``_`` are shared within ``scoring.services`` only.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.auth.models import User as AuthUser
 from django.utils import timezone
 
+from ops import idempotency
 from scoring import rows
 from scoring.errors import GameNotFound, IdempotencyKeyReused
 from scoring.models import Game, Hand, HandEvent, ScoreLine
@@ -44,10 +44,26 @@ def engine_of(game: Game) -> tuple[GameRules[Any, Any], Any, dict[str, int]]:
 MAX_STAKE_LENGTH = 32
 
 
-def _request_fingerprint(kind: str, request: object) -> str:
-    """A digest of a write's request, to tell a retry from another write under the same key."""
-    text = json.dumps([kind, request], sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+def _caller(by: Actor | None) -> str:
+    """Whom an idempotency key within a game belongs to (:func:`ops.idempotency.fingerprint`'s
+    ``caller``): the device acting (its session, seat key or token) and the signed-in user;
+    "" for the system."""
+    if by is None:
+        return ""
+    user = by.signed_in
+    return f"{by.device}/{user.pk if user is not None else ''}"
+
+
+def _hand_fingerprint(
+    game: Game, number: int | None, by: Actor | None, body: object, *, step: str = ""
+) -> str:
+    """The fingerprint of a write to ``game``'s hands (:mod:`ops.idempotency`): a new hand
+    (``number`` None), a correction of hand ``number``, or one of its steps (``step``: an
+    ``HandEvent.Action``), with the request's ``body`` and the caller."""
+    if number is None:
+        return idempotency.fingerprint("POST", f"games/{game.pk}/hands", body, caller=_caller(by))
+    path = f"games/{game.pk}/hands/{number}" + (f"/{step}" if step else "")
+    return idempotency.fingerprint("POST" if step else "PUT", path, body, caller=_caller(by))
 
 
 def as_json_text(value: object) -> str:
@@ -95,6 +111,7 @@ def _write_hand(
     entered_by: User,
     via: str,
     idempotency_key: str,
+    request_fingerprint: str = "",
     status: str = Hand.Status.CONFIRMED,
     seat_id: int | None = None,
     reason: str = "",
@@ -122,6 +139,7 @@ def _write_hand(
         "rules_version": engine.rules_version,
         "replaces_id": replaces.pk if replaces is not None else None,
         "idempotency_key": idempotency_key,
+        "request_fingerprint": request_fingerprint if idempotency_key else "",
         "entered_by_id": getattr(_user(entered_by), "pk", None),
         "entered_via": via,
         "entered_seat_id": seat_id,
@@ -265,10 +283,12 @@ def _event(
     *,
     reason: str = "",
     idempotency_key: str | None = None,
+    request_fingerprint: str = "",
     **details: object,
 ) -> HandEvent:
     """Keep one step of ``hand``'s trail: who (seat and/or user), what, why, and the device's
-    idempotency key for the write (:func:`_replayed_step` finds it on a retry)."""
+    idempotency key for the write with the request's fingerprint (:func:`_replayed_step`
+    finds them on a retry)."""
     return HandEvent.objects.create(
         game_id=hand.game_id,
         hand=hand,
@@ -280,25 +300,32 @@ def _event(
         details=details,
         device=by.device if by is not None else "",
         idempotency_key=idempotency_key or "",
+        request_fingerprint=request_fingerprint if idempotency_key else "",
     )
 
 
-def _replayed_step(
-    game: Game, key: str | None, action: str, *, number: int, by: Actor | None
-) -> Hand | None:
+def _replayed_step(game: Game, key: str | None, fingerprint: str) -> Hand | None:
     """The hand (as it is now) of the step an earlier request with idempotency key ``key``
-    kept in ``game``, if any: a retry changes nothing and answers with it.
+    kept in ``game``, if any: a retry changes nothing and answers with it. ``fingerprint``:
+    the request's (:func:`_hand_fingerprint`), which the one decision compares
+    (:func:`ops.idempotency.replay_or_refuse`).
 
     Raises:
-        IdempotencyKeyReused: the key was used for another step (another kind, another hand,
-            or from another device).
+        IdempotencyKeyReused: the key was used for another request (another kind of step,
+            another hand, another body, from another device), or by a hand entered or
+            corrected in the game.
     """
     if not key:
         return None
     step = HandEvent.objects.filter(game_id=game.pk, idempotency_key=key).first()
     if step is None:
+        written = _hand_with_key(game, key)
+        if written is not None:  # a hand's entry or correction holds the key
+            raise IdempotencyKeyReused()
         return None
-    device = by.device if by is not None else ""
-    if step.action != action or step.number != number or step.device != device:
-        raise IdempotencyKeyReused(number=step.number)
+    idempotency.replay_or_refuse(
+        step.request_fingerprint,
+        fingerprint,
+        lambda: IdempotencyKeyReused(number=step.number),
+    )
     return Hand.objects.get(pk=step.hand_id)

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from ops import idempotency
 from scoring.errors import (
     IdempotencyKeyReused,
     SeatsFixed,
@@ -27,7 +28,6 @@ from scoring.services.common import (
     SeatSpec,
     User,
     _locked,
-    _request_fingerprint,
     _user,
 )
 from scoring.services.seam import _announce, _announce_all
@@ -86,22 +86,23 @@ def game_start(
     """
     owner = _user(created_by)
     specs = [p if isinstance(p, SeatSpec) else SeatSpec(p) for p in players]
-    fingerprint = _fingerprint or _request_fingerprint(
-        "start",
-        [
-            kind,
-            [(s.name, s.player_id) for s in specs],
-            options,
-            stake,
-            currency,
-            getattr(club, "pk", None),
-        ],
+    fingerprint = _fingerprint or idempotency.fingerprint(
+        "POST",
+        "games",
+        {
+            "game": kind,
+            "players": [(s.name, s.player_id) for s in specs],
+            "options": options,
+            "stake": stake,
+            "currency": currency,
+            "club": getattr(club, "pk", None),
+            "confirmation": confirmation,
+        },
     )
     if idempotency_key and owner is not None:
         existing = Game.objects.filter(created_by=owner, idempotency_key=idempotency_key).first()
         if existing is not None:
-            if existing.request_fingerprint != fingerprint:
-                raise IdempotencyKeyReused("idempotency_key_reused.game")
+            _replay_or_refuse(existing, fingerprint)
             return existing, False
     engine, settings = _settings_verify(
         kind=kind, options=options, stake=stake, currency=currency, confirmation=confirmation
@@ -125,10 +126,19 @@ def game_start(
             )
     except IntegrityError:  # the same key, created meanwhile by a concurrent request
         existing = Game.objects.get(created_by=owner, idempotency_key=idempotency_key)
-        if existing.request_fingerprint != fingerprint:
-            raise IdempotencyKeyReused("idempotency_key_reused.game") from None
+        _replay_or_refuse(existing, fingerprint)
         return existing, False
     return game, True
+
+
+def _replay_or_refuse(existing: Game, fingerprint: str) -> None:
+    """The one decision (:func:`ops.idempotency.replay_or_refuse`) for a game started under a
+    key the creator used already: a retry, or ``idempotency_key_reused.game``."""
+    idempotency.replay_or_refuse(
+        existing.request_fingerprint,
+        fingerprint,
+        lambda: IdempotencyKeyReused("idempotency_key_reused.game"),
+    )
 
 
 @transaction.atomic

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from ops import idempotency
 from scoring import selectors
 from scoring.errors import (
     GameFinished,
@@ -31,6 +32,7 @@ from scoring.services.common import (
     _author,
     _checked,
     _event,
+    _hand_fingerprint,
     _hand_with_key,
     _line_scores,
     _locked,
@@ -39,7 +41,6 @@ from scoring.services.common import (
     _sequence_state,
     _state,
     _write_hand,
-    as_json_text,
     engine_of,
 )
 from scoring.services.seam import _announce
@@ -65,11 +66,9 @@ def _previous_sequence(game: Game, before: int | None, *, first: bool) -> int | 
     return before
 
 
-def _replayed(hand_id: int | None, entry: object, *, number: int | None) -> Hand | None:
-    """The hand an earlier request with the same idempotency key wrote, if any.
-
-    A new hand replays only a new hand (``number`` None), a correction of hand ``number`` only
-    a correction of that hand.
+def _replayed(hand_id: int | None, fingerprint: str) -> Hand | None:
+    """The hand an earlier request with the same idempotency key wrote, if any, when
+    ``fingerprint`` is that request's (:func:`ops.idempotency.replay_or_refuse`).
 
     Raises:
         IdempotencyKeyReused: the key was used for a different write.
@@ -77,13 +76,9 @@ def _replayed(hand_id: int | None, entry: object, *, number: int | None) -> Hand
     if hand_id is None:
         return None
     hand = Hand.objects.select_related("replaces", "entered_by").get(pk=hand_id)
-    same_write = (
-        hand.replaces_id is None
-        if number is None
-        else (hand.replaces_id is not None and hand.number == number)
+    idempotency.replay_or_refuse(
+        hand.request_fingerprint, fingerprint, lambda: IdempotencyKeyReused(number=hand.number)
     )
-    if not same_write or hand.entry_text != as_json_text(entry):
-        raise IdempotencyKeyReused(number=hand.number)
     return hand
 
 
@@ -133,9 +128,10 @@ def hand_record(
     # The replay of a retried request is looked up only when the hand cannot be recorded:
     # a finished game, a rule error, or the key already taken (the insert writes nothing).
     game = _locked(game, hot_path=True)
+    fingerprint = _hand_fingerprint(game, None, by, entry) if idempotency_key else ""
     full = game.hand_limit is not None and game.current_hands >= game.hand_limit
     if game.state != Game.State.IN_PLAY or full:
-        replay = _replay_of(game, idempotency_key, entry)
+        replay = _replay_of(game, idempotency_key, fingerprint)
         if replay is not None:
             return replay, False
     # Who may comes before what the game's state allows: a caller who may not write here
@@ -155,7 +151,7 @@ def hand_record(
     try:
         record = engine.read_hand(entry, players=names, options=options, previous=previous)
     except RuleError as exc:
-        replay = _replay_of(game, idempotency_key, entry)
+        replay = _replay_of(game, idempotency_key, fingerprint)
         if replay is not None:
             return replay, False
         raise SheetError(exc, game.current_hands + 1, number=number) from exc
@@ -176,11 +172,12 @@ def hand_record(
         seats=seats,
         **_author(by, role, game, via),
         idempotency_key=idempotency_key or "",
+        request_fingerprint=fingerprint,
         game_state=_state(game),
         hot_path=True,
     )
     if hand is None:  # the key was taken: answer as the first request was answered
-        replay = _replay_of(game, idempotency_key, entry)
+        replay = _replay_of(game, idempotency_key, fingerprint)
         if replay is None:
             raise IntegrityError("a hand insert was skipped, yet no hand holds its key")
         return replay, False
@@ -188,15 +185,31 @@ def hand_record(
     return hand, True
 
 
-def _replay_of(game: Game, key: str | None, entry: object) -> Hand | None:
-    """The new hand an earlier request with ``key`` recorded in ``game``, if any.
+def _step_with_key(game: Game, key: str) -> bool:
+    """Whether a step of ``game``'s hands (a void, a confirmation…) holds idempotency key
+    ``key``."""
+    return HandEvent.objects.filter(game_id=game.pk, idempotency_key=key).exists()
+
+
+def _replay_of(game: Game, key: str | None, fingerprint: str) -> Hand | None:
+    """The hand an earlier request with ``key`` wrote in ``game``, if any, when it was this
+    request (``fingerprint``).
 
     Raises:
         IdempotencyKeyReused: the key was used for a different write.
     """
     if not key:
         return None
-    return _replayed(_hand_with_key(game, key), entry, number=None)
+    return _replayed(_hand_with_key(game, key), fingerprint)
+
+
+def correction_fingerprint(
+    game: Game, number: int, by: Actor | None, revision: int | None, entry: object, reason: object
+) -> str:
+    """The fingerprint of a correction of hand ``number`` (:mod:`ops.idempotency`): from
+    ``revision``, to ``entry``, for ``reason``, by ``by``'s device."""
+    body = {"revision": revision, "hand": entry, "reason": str(reason or "")}
+    return _hand_fingerprint(game, number, by, body)
 
 
 @transaction.atomic
@@ -235,9 +248,12 @@ def hand_correct(
         NotAllowed, ReasonRequired: ``by`` may not correct it, or must say why.
     """
     game = _locked(game, replay_key=idempotency_key)
-    existing = _replayed(game.replay_id, entry, number=number)
+    fingerprint = correction_fingerprint(game, number, by, revision, entry, reason)
+    existing = _replayed(game.replay_id, fingerprint)
     if existing is not None:
         return existing, False
+    if idempotency_key and _step_with_key(game, idempotency_key):
+        raise IdempotencyKeyReused()  # a step of a hand holds the key
     why = reason_text(reason)
     role = _checked(Act.CORRECT, by, game, why)
     return _correct(
@@ -247,6 +263,7 @@ def hand_correct(
         entry=entry,
         author={**_author(by, role, game, None), "reason": why},
         idempotency_key=idempotency_key,
+        request_fingerprint=fingerprint,
         origin=origin,
         director=role is None or role.director,
     )
@@ -260,6 +277,7 @@ def _correct(
     entry: object,
     author: dict[str, object],
     idempotency_key: str | None,
+    request_fingerprint: str,
     origin: str | None,
     director: bool,
 ) -> tuple[Hand, bool]:
@@ -322,6 +340,7 @@ def _correct(
         seats=seats,
         **author,  # type: ignore[arg-type]
         idempotency_key=idempotency_key or "",
+        request_fingerprint=request_fingerprint,
         replaces=old,
         game_state=_state(game),
     )
@@ -359,12 +378,15 @@ def hand_void(
         NotAllowed, ReasonRequired: ``by`` may not void it, or must say why.
     """
     game = _locked(game)
-    replay = _replayed_step(game, idempotency_key, HandEvent.Action.VOID, number=number, by=by)
+    fingerprint = _hand_fingerprint(
+        game, number, by, {"reason": str(reason or "")}, step=HandEvent.Action.VOID
+    )
+    replay = _replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:  # a late retry never voids a hand restored since
         return replay
     why = reason_text(reason)
     role = _checked(Act.VOID, by, game, why)
-    return _void(game, number, by, role, why, origin, idempotency_key)
+    return _void(game, number, by, role, why, origin, idempotency_key, fingerprint)
 
 
 def _void(
@@ -375,6 +397,7 @@ def _void(
     why: str,
     origin: str | None,
     idempotency_key: str | None = None,
+    request_fingerprint: str = "",
 ) -> Hand:
     """The void itself, on the locked game (:func:`hand_void`, a director's resolution)."""
     current = _current(game)
@@ -415,6 +438,7 @@ def _void(
         role,
         reason=why,
         idempotency_key=idempotency_key,
+        request_fingerprint=request_fingerprint,
         revision=hand.revision,
         director=role is not None and role.director,
     )

@@ -8,12 +8,12 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from ops import idempotency
 from ops.background import enqueue, resend_waiting
 from scoring.models import Game, Hand, ScoresheetJob
 from scoring.services.common import (
     User,
     _add_to_totals,
-    _request_fingerprint,
     _save_state,
     _sequence_state,
     _write_hand,
@@ -55,7 +55,9 @@ def scoresheet_import(
         club=club,
         created_by=created_by,
         idempotency_key=idempotency_key,
-        _fingerprint=_request_fingerprint("import", [sheet, getattr(club, "pk", None)]),
+        _fingerprint=idempotency.fingerprint(
+            "POST", "games/import", {"sheet": sheet, "club": getattr(club, "pk", None)}
+        ),
     )
     if not created:
         return game, False

@@ -39,6 +39,7 @@ from scoring.permissions import Act, Actor, check, check_confirm, reason_text
 from scoring.services.common import (
     _add_to_totals,
     _event,
+    _hand_fingerprint,
     _line_scores,
     _locked,
     _replayed_step,
@@ -111,7 +112,10 @@ def hand_confirm(
             over 500 characters.
     """
     game = _locked(game)
-    replay = _replayed_step(game, idempotency_key, HandEvent.Action.CONFIRM, number=number, by=by)
+    fingerprint = _hand_fingerprint(
+        game, number, by, {"reason": str(reason or "")}, step=HandEvent.Action.CONFIRM
+    )
+    replay = _replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:
         return replay
     why = reason_text(reason)
@@ -133,6 +137,7 @@ def hand_confirm(
         role,
         reason=why,
         idempotency_key=idempotency_key,
+        request_fingerprint=fingerprint,
         revision=hand.revision,
     )
     confirmed_by.add(role.seat_id)
@@ -172,7 +177,10 @@ def hand_dispute(
         NotAllowed: not a seat of this game.
     """
     game = _locked(game)
-    replay = _replayed_step(game, idempotency_key, HandEvent.Action.DISPUTE, number=number, by=by)
+    fingerprint = _hand_fingerprint(
+        game, number, by, {"reason": str(reason or "")}, step=HandEvent.Action.DISPUTE
+    )
+    replay = _replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:  # a late retry never disputes a hand resolved since
         return replay
     why = reason_text(reason)
@@ -192,6 +200,7 @@ def hand_dispute(
         role,
         reason=why,
         idempotency_key=idempotency_key,
+        request_fingerprint=fingerprint,
         revision=hand.revision,
     )
     _set_status(game, hand, Hand.Status.DISPUTED)
@@ -235,7 +244,9 @@ def hand_resolve(
     if action not in RESOLUTIONS:
         raise ValueError(f"action must be one of {RESOLUTIONS}")
     game = _locked(game, replay_key=idempotency_key if action == "correct" else None)
-    replay = _replayed_step(game, idempotency_key, HandEvent.Action.RESOLVE, number=number, by=by)
+    body = {"action": action, "reason": str(reason or ""), "revision": revision, "hand": entry}
+    fingerprint = _hand_fingerprint(game, number, by, body, step=HandEvent.Action.RESOLVE)
+    replay = _replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:
         return replay
     why = reason_text(reason)
@@ -243,7 +254,7 @@ def hand_resolve(
     if not why:
         raise ReasonRequired()
     if action == "correct":  # a retried correction returns the revision it wrote
-        existing = _replayed(game.replay_id, entry, number=number)
+        existing = _replayed(game.replay_id, fingerprint)
         if existing is not None:
             return existing
     if action == "void":
@@ -273,6 +284,7 @@ def hand_resolve(
                     "device": by.device,
                 },
                 idempotency_key=idempotency_key,
+                request_fingerprint=fingerprint,
                 origin=origin,
                 director=True,
             )
@@ -283,6 +295,7 @@ def hand_resolve(
         role,
         reason=why,
         idempotency_key=idempotency_key,
+        request_fingerprint=fingerprint,
         resolution=action,
     )
     return hand
@@ -316,7 +329,10 @@ def hand_restore(
         ReasonRequired: as :func:`scoring.permissions.check` says.
     """
     game = _locked(game)
-    replay = _replayed_step(game, idempotency_key, HandEvent.Action.RESTORE, number=number, by=by)
+    fingerprint = _hand_fingerprint(
+        game, number, by, {"reason": str(reason or "")}, step=HandEvent.Action.RESTORE
+    )
+    replay = _replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:  # a late retry never restores a hand voided since
         return replay
     why = reason_text(reason)
@@ -375,6 +391,7 @@ def hand_restore(
         role,
         reason=why,
         idempotency_key=idempotency_key,
+        request_fingerprint=fingerprint,
         revision=last.revision,
     )
     _announce(game.pk, Change.HAND_RESTORED, origin)

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from ops import idempotency
 from scoring import messages
 from scoring.models import Game
 from tournaments import seating, services
@@ -388,7 +389,13 @@ def test_a_seating_the_players_no_longer_fill_fails_with_its_reason_everywhere(
     assert (step.action, step.round_number, step.details) == (
         AuditEntry.Action.SEAT,
         1,
-        {"retry": True, "idempotency_key": retry.group(1)},
+        {
+            "retry": True,
+            "idempotency_key": retry.group(1),
+            "request_fingerprint": idempotency.fingerprint(
+                "POST", f"tournaments/{tournament.pk}/rounds/1/retry", {"reason": ""}
+            ),
+        },
     )
     sent[0]()  # the worker takes the task
     rnd.refresh_from_db()

@@ -12,6 +12,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ops import idempotency
 from scoring import games
 from scoring.forms import (
     DEFAULT_CURRENCY,
@@ -150,9 +151,7 @@ class TournamentForm(forms.Form):
     )
     stake = stake_field()
     currency = currency_field()
-    idempotency_key = forms.CharField(
-        widget=forms.HiddenInput, required=False, max_length=64, strip=True
-    )
+    idempotency_key = idempotency.KeyField()
 
     #: The per-game options of the service, by the service's field name.
     GAME_FIELDS: ClassVar[tuple[str, ...]] = ("rounds", "sizes", "prefer", "hands_per_round")

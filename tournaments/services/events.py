@@ -11,13 +11,14 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from ops import idempotency
 from scoring.models import Game
 from tonkrules import RuleError, find_game
 from tonkrules.errors import PlayerError
 from tonkrules.names import clean_name, name_key
 from tonkrules.sheet import parse_currency, parse_stake
 from tournaments import localtime, seating
-from tournaments.errors import TournamentError
+from tournaments.errors import TournamentConflict, TournamentError
 from tournaments.models import (
     TOURNAMENT_NAME_LENGTH,
     AuditEntry,
@@ -56,6 +57,20 @@ def _whole(value: object, field: str, low: int, high: int) -> int:
             f"bad_{field}.whole", params={"field": field, "low": low, "high": high}, field=field
         )
     return value
+
+
+#: The arguments of :func:`tournament_create` that are not the request's body.
+_NOT_THE_BODY = frozenset({"club", "created_by", "idempotency_key"})
+
+
+def _replay_or_refuse(existing: Tournament, fingerprint: str) -> None:
+    """The one decision (:func:`ops.idempotency.replay_or_refuse`) for a tournament created
+    under a key its creator used already: a retry, or 409 ``idempotency_key_reused``."""
+    idempotency.replay_or_refuse(
+        existing.request_fingerprint,
+        fingerprint,
+        lambda: TournamentConflict("idempotency_key_reused"),
+    )
 
 
 @transaction.atomic
@@ -115,6 +130,8 @@ def tournament_create(
             ``bad_rounds``, ``bad_options``, ``zero_for_rook``, ``bad_time_zone``,
             ``bad_format`` for a time…); nothing is saved.
     """
+    request = {k: v for k, v in locals().items() if k not in _NOT_THE_BODY}
+    fingerprint = idempotency.fingerprint("POST", "tournaments", request | {"club": club.pk})
     if not is_director(created_by, club):
         raise TournamentError("not_director")
     if idempotency_key:
@@ -122,6 +139,7 @@ def tournament_create(
             created_by=created_by, idempotency_key=idempotency_key
         ).first()
         if existing is not None:
+            _replay_or_refuse(existing, fingerprint)
             return existing, False
     if not isinstance(name, str):
         raise TournamentError("bad_name", field="name")
@@ -226,9 +244,12 @@ def tournament_create(
                 seed=_whole(seed, "seed", 0, 2**31 - 1),
                 created_by=created_by,
                 idempotency_key=idempotency_key or "",
+                request_fingerprint=fingerprint if idempotency_key else "",
             )
     except IntegrityError:  # the same idempotency key, created meanwhile by a concurrent request
-        return Tournament.objects.get(created_by=created_by, idempotency_key=idempotency_key), False
+        existing = Tournament.objects.get(created_by=created_by, idempotency_key=idempotency_key)
+        _replay_or_refuse(existing, fingerprint)
+        return existing, False
     _audit(tournament.pk, AuditEntry.Action.CREATE, by=created_by, name=tournament.name)
     return tournament, True
 

@@ -14,6 +14,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from ops import idempotency
 from ops.background import enqueue
 from scoring import services as scoring_services
 from scoring.errors import SeatsFixed
@@ -34,7 +35,7 @@ from tournaments.models import (
     TableSeat,
     Tournament,
 )
-from tournaments.services.audit import _audit
+from tournaments.services.audit import _audit, _user_of
 from tournaments.services.events import _active, _check_seatable, _last_round, _players_locked
 from tournaments.services.origin import ORIGIN
 from tournaments.services.results import _results_changed
@@ -107,17 +108,25 @@ def round_seat(
 def _seating_retry(rnd: Round, *, by: Any, reason: object, idempotency_key: str | None) -> Round:
     """Ask again for failed round ``rnd``'s seating (its tournament's row locked):
     :func:`round_seat`'s retry."""
-    key = (idempotency_key or "").strip()[:255]
-    if (
-        key
-        and AuditEntry.objects.filter(
-            tournament_id=rnd.tournament_id,
+    key = idempotency_key or ""
+    fingerprint = idempotency.fingerprint(
+        "POST",
+        f"tournaments/{rnd.tournament_id}/rounds/{rnd.number}/retry",
+        {"reason": str(reason or "")},
+    )
+    if key:
+        earlier = AuditEntry.objects.filter(  # the caller's key, in any tournament
             action=AuditEntry.Action.SEAT,
-            round_number=rnd.number,
+            user=_user_of(by),
             details__idempotency_key=key,
-        ).exists()
-    ):
-        return rnd
+        ).first()
+        if earlier is not None:  # a retry answers with the round as it is now
+            idempotency.replay_or_refuse(
+                str(earlier.details.get("request_fingerprint", "")),
+                fingerprint,
+                lambda: TournamentConflict("idempotency_key_reused"),
+            )
+            return rnd
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
     if rnd.state != Round.State.FAILED:
         return rnd
@@ -127,6 +136,7 @@ def _seating_retry(rnd: Round, *, by: Any, reason: object, idempotency_key: str 
     details: dict[str, Any] = {"retry": True}
     if key:
         details["idempotency_key"] = key
+        details["request_fingerprint"] = fingerprint
     _audit(
         rnd.tournament_id,
         AuditEntry.Action.SEAT,
