@@ -106,10 +106,11 @@ class Player(models.Model):
 
     def validate_constraints(self, exclude: Collection[str] | None = None) -> None:
         """As Django's, with ``name_key`` checked whenever ``name`` is (the admin's form
-        leaves the key out, being not editable; ``name``'s field keeps it): one club player
-        per name key."""
+        leaves the key out, being not editable; ``name``'s field keeps it), and with the
+        player's club even where a form shows it read-only (the admin's change form): one
+        club player per name key."""
         if exclude and "name" not in exclude:
-            exclude = set(exclude) - {"name_key"}
+            exclude = set(exclude) - {"name_key", "club"}
         super().validate_constraints(exclude=exclude)
 
 
