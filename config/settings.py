@@ -362,6 +362,14 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api.exception_handler",
 }
 
+# Request bodies (README, "What is refused, and why"): an API body over its endpoint's limit is
+# refused with 413 and the API's error object (scoring.api.body_limit), whatever its
+# Content-Length claims; the score-sheet import takes a whole evening's sheet. Django's own
+# ceiling, for everything that reads a body (the pages' forms too), is the larger of the two.
+API_MAX_BODY_BYTES = 64 * 1024
+API_MAX_SHEET_BYTES = 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_SHEET_BYTES
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tabletally API",
     "DESCRIPTION": "Score sheets, tables and standings for Tonk, Toonerville Rook and Bluke.",

@@ -14,11 +14,12 @@ to recover.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -50,6 +51,7 @@ from scoring.models import Game
 from scoring.permissions import Actor
 from scoring.serializers import ConflictOut, ErrorOut, RefusalOut
 from tonkrules.errors import FormatError
+from tonkrules.jsontext import read_json
 from tonkrules.sheet import SheetError
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -73,36 +75,93 @@ IDEMPOTENCY_REQUIRED = OpenApiParameter(
 )
 
 
+def body_limit(view: object) -> int:
+    """The most bytes a request body to ``view`` may hold: the setting its
+    ``body_limit_setting`` names, ``API_MAX_BODY_BYTES`` unless it says otherwise (a hand, a
+    game, a tournament: 64 KiB; the score-sheet import takes ``API_MAX_SHEET_BYTES``, 1 MiB)."""
+    name = getattr(view, "body_limit_setting", "API_MAX_BODY_BYTES")
+    return int(getattr(settings, name))
+
+
+class BodyTooLarge(exceptions.APIException):
+    """A request body over the endpoint's limit (:func:`body_limit`): 413, the API's error
+    object with ``code`` ``bad_format`` and ``detail`` ``too_large``; nothing is read further
+    nor stored."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(
+            gettext("The request body is larger than %(limit)s bytes, this endpoint's limit.")
+            % {"limit": limit}
+        )
+
+
+def too_large_body(exc: BodyTooLarge) -> dict[str, object]:
+    """The API's answer to a body over its limit (413): ``{"error": {"code": "bad_format",
+    "detail": "too_large", "message", "limit"}}``, ``limit`` in bytes."""
+    return {
+        "error": {
+            "code": "bad_format",
+            "detail": "too_large",
+            "message": str(exc.detail),
+            "limit": exc.limit,
+        }
+    }
+
+
 class StrictJSONParser(JSONParser):
-    """JSON only (other media types get 415), refusing text PostgreSQL cannot store (NUL,
-    unpaired surrogates) and nesting too deep to read, as the format's ``bad_format``."""
+    """JSON only (other media types get 415), read by the one strict reader
+    (:func:`tonkrules.jsontext.read_json`: UTF-8, no key named twice, no NaN, no NUL or unpaired
+    surrogate, not nested too deep) as the format's ``bad_format``; a body over the endpoint's
+    limit (:func:`body_limit`) is refused with 413 after reading one byte past the limit, so a
+    body longer than its ``Content-Length`` claims is never read in whole."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        limit = body_limit((parser_context or {}).get("view"))
+        raw = stream.read(limit + 1)
+        if len(raw) > limit:
+            raise BodyTooLarge(limit)
         try:
-            data = super().parse(stream, media_type, parser_context)
-        except RecursionError:
-            raise SheetError(FormatError("not_json.nested")) from None
-        if _holds_unstorable_text(data):
-            raise SheetError(FormatError("not_text.nul"))
-        return data
+            return read_json(raw)
+        except FormatError as exc:
+            raise SheetError(exc) from None
 
 
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+def has_body(request: Request) -> bool:
+    """Whether the request carries a body (a ``Content-Length`` above 0; a body without one,
+    chunked, is read as empty, as Django reads it)."""
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > 0
+    except ValueError:
+        return False
 
 
-def _holds_unstorable_text(value: object) -> bool:
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            if _UNSTORABLE.search(v):
-                return True
-        elif isinstance(v, dict):
-            stack.extend(v)
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-    return False
+class BodyLimited(APIView):
+    """Base of every API view. A request whose ``Content-Length`` is over the endpoint's limit
+    (:func:`body_limit`) is refused with 413 before anything else, whether or not the endpoint
+    reads a body (the parser enforces the limit on the bytes actually sent). Once the caller
+    is authenticated and allowed, a write's body is read by the strict parser even where the
+    endpoint needs none: a body that is not strict JSON is refused (400 ``bad_format``, 415
+    for another media type) by every write operation alike."""
+
+    body_limit_setting = "API_MAX_BODY_BYTES"
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > body_limit(self):
+            raise BodyTooLarge(body_limit(self))
+        super().initial(request, *args, **kwargs)
+        if request.method in _WRITES and has_body(request):
+            request.data  # noqa: B018 - parsed now, refused now; the view reads it from the cache
+
+
+_WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -111,6 +170,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     for a missing hand, and for a game deleted while the request waited for it; other
     conflicts → 409 with their code and details; the rest as DRF does
     (401, 403, 404, 405, 415)."""
+    if isinstance(exc, RequestDataTooBig):  # Django's own limit, where something read the body
+        exc = BodyTooLarge(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    if isinstance(exc, BodyTooLarge):
+        return Response(too_large_body(exc), status=exc.status_code)
     if isinstance(exc, SheetError):
         answer = exc.to_json()
         answer["error"] = error_body(exc, cast(dict[str, object], answer["error"]))
@@ -169,7 +232,7 @@ class SignedIn(BasePermission):
         return bool(request.user and request.user.is_authenticated)
 
 
-class GameApiView(APIView):
+class GameApiView(BodyLimited):
     """Base of the game endpoints: users by session or token, table devices by table key,
     players' phones by seat key."""
 

@@ -36,6 +36,7 @@ from scoring.api import (
     created_response,
     errors,
     example,
+    has_body,
 )
 from scoring.api_auth import game_for, known_seat
 from scoring.models import Hand
@@ -209,7 +210,7 @@ class HandStepApi(GameApiView):
     body_optional = True
 
     def take(self, request: Request, game_id: int, number: int) -> Response:
-        body = request.data if request.body or not self.body_optional else {}
+        body = request.data if has_body(request) or not self.body_optional else {}
         data = self.InputSerializer(data=body)
         data.is_valid(raise_exception=True)
         hand = type(self).step(

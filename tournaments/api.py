@@ -24,10 +24,10 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from scoring.api import (
     IDEMPOTENCY_HEADER,
+    BodyLimited,
     StrictJSONParser,
     StrictSerializer,
     created_response,
@@ -80,7 +80,7 @@ def tournaments_directed(user: Any) -> QuerySet[Tournament]:
     ).distinct()
 
 
-class TournamentApiView(APIView):
+class TournamentApiView(BodyLimited):
     """Base of the tournament endpoints: signed-in users by token or session."""
 
     authentication_classes = (TokenAuthentication, SessionAuthentication)
