@@ -357,6 +357,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Every API body through the one strict JSON reader (tonkrules.jsontext), under the body
+    # limit of scoring.api.BodyLimited, the base of every API view.
+    "DEFAULT_PARSER_CLASSES": ["scoring.api_parser.StrictJSONParser"],
     # Rule errors as the score-sheet format's error object (400), conflicts as 409; the
     # tournaments' refused requests likewise.
     "EXCEPTION_HANDLER": "config.api.exception_handler",
@@ -372,7 +375,14 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_SHEET_BYTES
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tabletally API",
-    "DESCRIPTION": "Score sheets, tables and standings for Tonk, Toonerville Rook and Bluke.",
+    "DESCRIPTION": "Score sheets, tables and standings for Tonk, Toonerville Rook and Bluke.\n\n"
+    "Request bodies are JSON (RFC 8259), UTF-8 without a byte-order mark, read strictly: a key "
+    "named twice in one object, `NaN` or `Infinity`, a NUL or an unpaired surrogate, or "
+    "nesting deeper than 32 levels is refused with 400 `bad_format` (the message names the "
+    "repeated key and its path). A body is at most 64 KiB (65536 bytes), a score sheet to "
+    "`POST /api/v1/scoresheets/` at most 1 MiB (1048576 bytes); a larger one is refused with "
+    "413 (`bad_format`, detail `too_large`) before it is read. Send a `Content-Length`: a "
+    "chunked body is read as empty.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI from drf-spectacular-sidecar's static files: the docs work offline too.

@@ -32,7 +32,6 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -45,13 +44,12 @@ from scoring.api_auth import (
     actor_of,
     is_table,
 )
+from scoring.api_parser import BodyTooLarge, StrictJSONParser, body_limit, too_large_body
 from scoring.errors import GameNotFound, HandNotFound, NotAllowed, ScoringConflict
 from scoring.messages import error_body, error_message
 from scoring.models import Game
 from scoring.permissions import Actor
 from scoring.serializers import ConflictOut, ErrorOut, RefusalOut
-from tonkrules.errors import FormatError
-from tonkrules.jsontext import read_json
 from tonkrules.sheet import SheetError
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -73,61 +71,6 @@ IDEMPOTENCY_REQUIRED = OpenApiParameter(
     required=True,
     description=_IDEMPOTENCY_DESCRIPTION + " Required: every write from a device carries one.",
 )
-
-
-def body_limit(view: object) -> int:
-    """The most bytes a request body to ``view`` may hold: the setting its
-    ``body_limit_setting`` names, ``API_MAX_BODY_BYTES`` unless it says otherwise (a hand, a
-    game, a tournament: 64 KiB; the score-sheet import takes ``API_MAX_SHEET_BYTES``, 1 MiB)."""
-    name = getattr(view, "body_limit_setting", "API_MAX_BODY_BYTES")
-    return int(getattr(settings, name))
-
-
-class BodyTooLarge(exceptions.APIException):
-    """A request body over the endpoint's limit (:func:`body_limit`): 413, the API's error
-    object with ``code`` ``bad_format`` and ``detail`` ``too_large``; nothing is read further
-    nor stored."""
-
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_code = "too_large"
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        super().__init__(
-            gettext("The request body is larger than %(limit)s bytes, this endpoint's limit.")
-            % {"limit": limit}
-        )
-
-
-def too_large_body(exc: BodyTooLarge) -> dict[str, object]:
-    """The API's answer to a body over its limit (413): ``{"error": {"code": "bad_format",
-    "detail": "too_large", "message", "limit"}}``, ``limit`` in bytes."""
-    return {
-        "error": {
-            "code": "bad_format",
-            "detail": "too_large",
-            "message": str(exc.detail),
-            "limit": exc.limit,
-        }
-    }
-
-
-class StrictJSONParser(JSONParser):
-    """JSON only (other media types get 415), read by the one strict reader
-    (:func:`tonkrules.jsontext.read_json`: UTF-8, no key named twice, no NaN, no NUL or unpaired
-    surrogate, not nested too deep) as the format's ``bad_format``; a body over the endpoint's
-    limit (:func:`body_limit`) is refused with 413 after reading one byte past the limit, so a
-    body longer than its ``Content-Length`` claims is never read in whole."""
-
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
-        limit = body_limit((parser_context or {}).get("view"))
-        raw = stream.read(limit + 1)
-        if len(raw) > limit:
-            raise BodyTooLarge(limit)
-        try:
-            return read_json(raw)
-        except FormatError as exc:
-            raise SheetError(exc) from None
 
 
 def has_body(request: Request) -> bool:
@@ -326,6 +269,12 @@ _ERRORS: dict[int, OpenApiResponse] = {
         RefusalOut, description="No such thing, or not one the caller may see (the same answer)."
     ),
     409: OpenApiResponse(ConflictOut, description="The present state refuses the write."),
+    413: OpenApiResponse(
+        ErrorOut,
+        description="The body is over the endpoint's limit (64 KiB; the score-sheet import "
+        "1 MiB), whatever its `Content-Length` says: `bad_format` with the detail `too_large` "
+        "and the `limit` in bytes; nothing is stored.",
+    ),
     415: OpenApiResponse(RefusalOut, description="The body is not `application/json`."),
 }
 
@@ -336,8 +285,8 @@ def example(name: str, value: object) -> OpenApiExample:
 
 
 def errors(*codes: int, **special: Any) -> dict[int, Any]:
-    """The documented error answers of one operation, by status code: 400 the format's error
-    object, 401/403/404/415 DRF's ``{"detail"}``, 409 a conflict. ``special`` overrides one
+    """The documented error answers of one operation, by status code: 400 and 413 the format's
+    error object, 401/403/404/415 DRF's ``{"detail"}``, 409 a conflict. ``special`` overrides one
     (``e404=NOT_FOUND_OR_NO_HAND``)."""
     out: dict[int, Any] = {code: _ERRORS[code] for code in codes}
     for key, value in special.items():
@@ -354,4 +303,4 @@ TONK_HAND_EXAMPLE = {
     "by": "Ana",
     "held": {"Ana": "AS 2D", "Ben": "KH QH"},
 }
-WRITE_ERRORS = (400, 401, 403, 404, 409, 415)
+WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 415)

@@ -158,7 +158,10 @@ class HandDetailApi(GameApiView):
         "round is complete (409 `reason_required.closed`). Voiding a voided hand changes "
         "nothing: a retry is safe.",
         parameters=[REASON_QUERY, NATURAL_IDEMPOTENCY],
-        responses={200: HandOut, **errors(400, *READ_ERRORS, 409, e404=NOT_FOUND_OR_NO_HAND)},
+        responses={
+            200: HandOut,
+            **errors(400, *READ_ERRORS, 409, 413, 415, e404=NOT_FOUND_OR_NO_HAND),
+        },
     )
     def delete(self, request: Request, game_id: int, number: int) -> Response:
         reason = self.reason_query()

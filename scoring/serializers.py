@@ -111,6 +111,9 @@ class ErrorObjectOut(serializers.Serializer[Any]):
     field = serializers.CharField(
         required=False, help_text="A tournament request's field at fault."
     )
+    limit = serializers.IntegerField(
+        required=False, help_text="too_large (413): the endpoint's body limit, in bytes."
+    )
 
 
 @extend_schema_serializer(component_name="Error")
