@@ -9,7 +9,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from ops import health
-from scoring.api import BodyTooLarge, too_large_body
+from scoring.api_parser import BodyTooLarge, too_large_body
 
 
 @never_cache

@@ -28,12 +28,12 @@ from rest_framework.response import Response
 from scoring.api import (
     IDEMPOTENCY_HEADER,
     BodyLimited,
-    StrictJSONParser,
     StrictSerializer,
     created_response,
     errors,
     example,
 )
+from scoring.api_parser import StrictJSONParser
 from scoring.serializers import GameNameField
 from tournaments import selectors, services
 from tournaments.models import Membership, Player, Registration, Round, Tournament

@@ -22,7 +22,8 @@ from django.test import Client, override_settings
 from django.urls import resolve
 from rest_framework.test import APIClient
 
-from scoring.api import BodyLimited, BodyTooLarge, StrictJSONParser, body_limit
+from scoring.api import BodyLimited
+from scoring.api_parser import BodyTooLarge, StrictJSONParser, body_limit
 from scoring.api_scoresheets import ScoresheetImportApi
 from scoring.models import Game
 from scoring.scoresheet_cli import answer
