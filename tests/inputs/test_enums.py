@@ -20,9 +20,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from scoring.games.bluke import BlukeEntryForm
+from scoring.games.tonk import TonkEntryForm
 from scoring.scoresheet_cli import answer
 from tests.factories import MembershipFactory
-from tonkrules import all_games
+from tonkrules import all_games, find_game
 from tournaments.models import Membership
 
 TONK = {
@@ -270,3 +272,32 @@ def test_the_api_tournament_start_refuses(
     # The tournaments' catalogue names a refused game or house rule bad_options; the sentence
     # is the one reader's.
     refused(response, path[-1], code="bad_options")
+
+
+# --- the table pages' entry forms: trump and end are offered as choices, taken exactly --------
+
+
+@pytest.mark.parametrize(("game", "path", "bad"), HAND_CASES)
+def test_the_page_entry_forms_refuse(game: str, path: tuple[Any, ...], bad: object) -> None:
+    if bad is None or isinstance(bad, list):
+        return  # a form's field is text: a list or null cannot be posted
+    names = ["Ana", "Ben"]
+    fields: dict[str, object]
+    if game == "tonk":
+        form_class: Any = TonkEntryForm
+        fields = {"dealer": 1, "end": bad, "by": 0, "held_0": "AS 2D", "held_1": "KH QH"}
+    else:
+        form_class = BlukeEntryForm
+        fields = {
+            "hand": 1,
+            "dealer": 1,
+            "trump": bad,
+            "bid_0": 6,
+            "bid_1": 5,
+            "tricks_0": 8,
+            "tricks_1": 5,
+        }
+    data = {"idempotency_key": "k1", **{k: str(v) for k, v in fields.items()}}
+    form = form_class(data, names=names, options=find_game(game).options(None))
+    assert not form.is_valid()
+    assert path[-1] in form.errors

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib import admin
 from django.core.management import call_command
-from django.test import Client, override_settings
+from django.db import models
+from django.test import Client, RequestFactory, override_settings
 from django.urls import resolve
 from rest_framework.test import APIClient
 
@@ -27,7 +29,7 @@ from scoring.api_parser import BodyTooLarge, StrictJSONParser, body_limit
 from scoring.api_scoresheets import ScoresheetImportApi
 from scoring.models import Game
 from scoring.scoresheet_cli import answer
-from tests.factories import MembershipFactory, PlayerFactory
+from tests.factories import MembershipFactory, PlayerFactory, UserFactory
 from tests.scoring.sheets import TONK_KNOCK_HAND, TONK_KNOCK_SHEET
 from tonkrules.errors import FormatError
 from tonkrules.jsontext import MAX_DEPTH, read_json
@@ -336,3 +338,44 @@ def test_the_command_refuses_what_the_reader_refuses(text: bytes, key: str) -> N
         status, obj = answer(action, text)
         assert status == 2
         assert obj["error"]["code"] == "bad_format"  # type: ignore[index]
+
+
+# --- no other way in: every JSON reader of the project is known --------------------------------
+
+#: Where the project's own code calls ``json.load``/``json.loads``, and why that is not outside
+#: input. A new site fails this test until it reads through ``tonkrules.jsontext.read_json``
+#: (or is shown here to read only what the project itself stored).
+KNOWN_JSON_READS = {
+    "tonkrules/jsontext.py": "the one strict reader itself",
+    "scoring/models.py": "a hand's entry and record, stored by the services as they wrote them",
+    "scoring/selectors.py": "the stored records of a game's hands, for the export",
+}
+
+
+def test_every_json_read_of_the_project_is_the_strict_reader_or_of_stored_text() -> None:
+    sites = set()
+    for package in ("tonkrules", "scoring", "tournaments", "ops", "config"):
+        for path in (ROOT / package).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            if "json.load" in text or "loads(" in text or "JSONDecoder" in text:
+                sites.add(path.relative_to(ROOT).as_posix())
+    assert sites == set(KNOWN_JSON_READS)
+
+
+@pytest.mark.django_db
+def test_the_admin_edits_no_json() -> None:
+    """The admin is no way round the reader: no JSON field of a registered model is editable
+    there (added or changed)."""
+    request = RequestFactory().get("/admin/")
+    request.user = UserFactory(is_staff=True, is_superuser=True)
+    for model, model_admin in admin.site._registry.items():
+        json_fields = [f.name for f in model._meta.get_fields() if isinstance(f, models.JSONField)]
+        if not json_fields:
+            continue
+        writable = model_admin.has_add_permission(request) or model_admin.has_change_permission(
+            request
+        )
+        if writable:
+            editable = set(json_fields) - set(model_admin.get_readonly_fields(request))
+            editable -= set(model_admin.get_exclude(request) or ())
+            assert not editable, f"{model.__name__}: JSON editable in the admin: {editable}"
