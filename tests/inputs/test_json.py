@@ -18,12 +18,14 @@ from typing import Any
 
 import pytest
 from django.contrib import admin
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.core.management import call_command
 from django.db import models
 from django.test import Client, RequestFactory, override_settings
 from django.urls import resolve
 from rest_framework.test import APIClient
 
+from config.views import bad_request
 from scoring.api import BodyLimited
 from scoring.api_parser import BodyTooLarge, StrictJSONParser, body_limit
 from scoring.api_scoresheets import ScoresheetImportApi
@@ -304,12 +306,21 @@ def test_the_parser_reads_one_byte_past_the_limit_and_no_more() -> None:
 
 
 @override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000)
-def test_django_s_own_ceiling_answers_413_too(client: Client, world: dict[str, Any]) -> None:
-    api = client.post("/api/v1/nowhere/", b"x" * 2000, content_type="application/json")
-    assert api.status_code in (404, 413)  # the API's 404 does not read the body
+def test_django_s_own_ceiling_answers_413_too(client: Client, db: Any) -> None:
     page = client.post("/accounts/login/", {"username": "x" * 2000, "password": "y"})
     assert page.status_code == 413
     assert "Too much sent" in page.content.decode()
+    request = RequestFactory().post("/api/v1/games/", b"x" * 2000, content_type="application/json")
+    api = bad_request(request, RequestDataTooBig())
+    assert api.status_code == 413
+    assert json.loads(api.content)["error"] == {
+        "code": "bad_format",
+        "detail": "too_large",
+        "message": "The request body is larger than 1000 bytes, this endpoint's limit.",
+        "limit": 1000,
+    }
+    other = bad_request(request, SuspiciousOperation())
+    assert other.status_code == 400
 
 
 # --- the score-sheet command line -----------------------------------------------------------------
