@@ -41,13 +41,18 @@ class _Object(dict[str, object]):
     repeated: str | None = None
 
 
-def _object(pairs: list[tuple[str, object]]) -> _Object:
-    made = _Object()
-    for key, value in pairs:
-        if key in made and made.repeated is None:
-            made.repeated = key
-        made[key] = value
-    return made
+def _object(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    made = dict(pairs)
+    if len(made) == len(pairs):
+        return made  # the usual case: a plain dict
+    marked = _Object(made)
+    seen: set[str] = set()
+    for key, _value in pairs:
+        if key in seen:
+            marked.repeated = key
+            break
+        seen.add(key)
+    return marked
 
 
 def _constant(name: str) -> object:
@@ -69,7 +74,7 @@ def read_json(text: str | bytes) -> object:
         text: the JSON text, as bytes (UTF-8, no byte-order mark) or as a ``str``.
 
     Returns:
-        The value; every object is a ``dict`` (a subclass of it, equal to a plain dict).
+        The value, of plain ``dict``, ``list``, ``str``, ``int``, ``float``, ``bool``, None.
 
     Raises:
         FormatError: ``bad_format`` with the detail ``not_json`` (and a variant: ``.encoding``,
