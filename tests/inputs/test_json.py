@@ -88,7 +88,7 @@ def test_a_repeated_key_is_named_with_its_path() -> None:
 def test_the_reader_reads_what_is_json() -> None:
     text = '{"a": [1, 2.5, -0.0, true, null, "\u00e9\U0001f0cf"], "b": {"a": 1}}'
     assert read_json(text.encode("utf-8")) == json.loads(text)
-    assert type(read_json(text)) is dict  # noqa: E721 - plain dicts, not the reader's own
+    assert type(read_json(text)) is dict  # plain dicts, not the reader's own
     assert read_json(b"[" * MAX_DEPTH + b"]" * MAX_DEPTH) is not None
     assert read_json('"\\ud83c\\udccf"') == "\U0001f0cf"  # a pair is one character
 
