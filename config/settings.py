@@ -401,6 +401,9 @@ REST_FRAMEWORK = {
         "ops.guessing.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Every API body through the one strict JSON reader (tonkrules.jsontext), under the body
+    # limit of scoring.api.BodyLimited, the base of every API view.
+    "DEFAULT_PARSER_CLASSES": ["scoring.api_parser.StrictJSONParser"],
     # Rule errors as the score-sheet format's error object (400), conflicts as 409; the
     # tournaments' refused requests likewise.
     "EXCEPTION_HANDLER": "config.api.exception_handler",
@@ -416,9 +419,24 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": TRUSTED_PROXIES,
 }
 
+# Request bodies (README, "What is refused, and why"): an API body over its endpoint's limit is
+# refused with 413 and the API's error object (scoring.api.body_limit), whatever its
+# Content-Length claims; the score-sheet import takes a whole evening's sheet. Django's own
+# ceiling, for everything that reads a body (the pages' forms too), is the larger of the two.
+API_MAX_BODY_BYTES = 64 * 1024
+API_MAX_SHEET_BYTES = 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_SHEET_BYTES
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tabletally API",
-    "DESCRIPTION": "Score sheets, tables and standings for Tonk, Toonerville Rook and Bluke.",
+    "DESCRIPTION": "Score sheets, tables and standings for Tonk, Toonerville Rook and Bluke.\n\n"
+    "Request bodies are JSON (RFC 8259), UTF-8 without a byte-order mark, read strictly: a key "
+    "named twice in one object, `NaN` or `Infinity`, a NUL or an unpaired surrogate, or "
+    "nesting deeper than 32 levels is refused with 400 `bad_format` (the message names the "
+    "repeated key and its path). A body is at most 64 KiB (65536 bytes), a score sheet to "
+    "`POST /api/v1/scoresheets/` at most 1 MiB (1048576 bytes); a larger one is refused with "
+    "413 (`bad_format`, detail `too_large`) before it is read. Send a `Content-Length`: a "
+    "chunked body is read as empty.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI from drf-spectacular-sidecar's static files: the docs work offline too.

@@ -10,6 +10,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from config import api, views
 from scoring import views_games
 
+handler400 = "config.views.bad_request"  # a body too large: 413 (JSON under /api/)
+
 urlpatterns = [
     path("", views_games.home, name="home"),
     path("healthz", views.healthz, name="healthz"),

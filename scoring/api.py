@@ -15,11 +15,12 @@ to recover.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -32,7 +33,6 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -47,12 +47,12 @@ from scoring.api_auth import (
     actor_of,
     is_table,
 )
+from scoring.api_parser import BodyTooLarge, StrictJSONParser, body_limit, too_large_body
 from scoring.errors import GameNotFound, HandNotFound, NotAllowed, ScoringConflict
 from scoring.messages import error_body, error_message
 from scoring.models import Game
 from scoring.permissions import Actor
 from scoring.serializers import ConflictOut, ErrorOut, RefusalOut
-from tonkrules.errors import FormatError
 from tonkrules.sheet import SheetError
 
 IDEMPOTENCY_HEADER = idempotency.HEADER
@@ -96,36 +96,38 @@ def idempotency_key_of(request: Request, *, required: bool = False) -> str | Non
         raise exceptions.ValidationError({IDEMPOTENCY_HEADER: [exc.message]}) from exc
 
 
-class StrictJSONParser(JSONParser):
-    """JSON only (other media types get 415), refusing text PostgreSQL cannot store (NUL,
-    unpaired surrogates) and nesting too deep to read, as the format's ``bad_format``."""
+def has_body(request: Request) -> bool:
+    """Whether the request carries a body (a ``Content-Length`` above 0; a body without one,
+    chunked, is read as empty, as Django reads it)."""
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > 0
+    except ValueError:
+        return False
 
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+
+class BodyLimited(APIView):
+    """Base of every API view. A request whose ``Content-Length`` is over the endpoint's limit
+    (:func:`body_limit`) is refused with 413 before anything else, whether or not the endpoint
+    reads a body (the parser enforces the limit on the bytes actually sent). Once the caller
+    is authenticated and allowed, a write's body is read by the strict parser even where the
+    endpoint needs none: a body that is not strict JSON is refused (400 ``bad_format``, 415
+    for another media type) by every write operation alike."""
+
+    body_limit_setting = "API_MAX_BODY_BYTES"
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         try:
-            data = super().parse(stream, media_type, parser_context)
-        except RecursionError:
-            raise SheetError(FormatError("not_json.nested")) from None
-        if _holds_unstorable_text(data):
-            raise SheetError(FormatError("not_text.nul"))
-        return data
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > body_limit(self):
+            raise BodyTooLarge(body_limit(self))
+        super().initial(request, *args, **kwargs)
+        if request.method in _WRITES and has_body(request):
+            request.data  # noqa: B018 - parsed now, refused now; the view reads it from the cache
 
 
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
-
-
-def _holds_unstorable_text(value: object) -> bool:
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            if _UNSTORABLE.search(v):
-                return True
-        elif isinstance(v, dict):
-            stack.extend(v)
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-    return False
+_WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -134,6 +136,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     for a missing hand, and for a game deleted while the request waited for it; other
     conflicts → 409 with their code and details; the rest as DRF does
     (401, 403, 404, 405, 415)."""
+    if isinstance(exc, RequestDataTooBig):  # Django's own limit, where something read the body
+        exc = BodyTooLarge(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    if isinstance(exc, BodyTooLarge):
+        return Response(too_large_body(exc), status=exc.status_code)
     if isinstance(exc, SheetError):
         answer = exc.to_json()
         answer["error"] = error_body(exc, cast(dict[str, object], answer["error"]))
@@ -212,7 +218,7 @@ class SignedIn(BasePermission):
         return bool(request.user and request.user.is_authenticated)
 
 
-class GameApiView(APIView):
+class GameApiView(BodyLimited):
     """Base of the game endpoints: users by session or token, table devices by table key,
     players' phones by seat key."""
 
@@ -300,6 +306,12 @@ _ERRORS: dict[int, OpenApiResponse] = {
         RefusalOut, description="No such thing, or not one the caller may see (the same answer)."
     ),
     409: OpenApiResponse(ConflictOut, description="The present state refuses the write."),
+    413: OpenApiResponse(
+        ErrorOut,
+        description="The body is over the endpoint's limit (64 KiB; the score-sheet import "
+        "1 MiB), whatever its `Content-Length` says: `bad_format` with the detail `too_large` "
+        "and the `limit` in bytes; nothing is stored.",
+    ),
     415: OpenApiResponse(RefusalOut, description="The body is not `application/json`."),
 }
 
@@ -310,8 +322,8 @@ def example(name: str, value: object) -> OpenApiExample:
 
 
 def errors(*codes: int, **special: Any) -> dict[int, Any]:
-    """The documented error answers of one operation, by status code: 400 the format's error
-    object, 401/403/404/415 DRF's ``{"detail"}``, 409 a conflict. ``special`` overrides one
+    """The documented error answers of one operation, by status code: 400 and 413 the format's
+    error object, 401/403/404/415 DRF's ``{"detail"}``, 409 a conflict. ``special`` overrides one
     (``e404=NOT_FOUND_OR_NO_HAND``)."""
     out: dict[int, Any] = {code: _ERRORS[code] for code in codes}
     for key, value in special.items():
@@ -328,4 +340,4 @@ TONK_HAND_EXAMPLE = {
     "by": "Ana",
     "held": {"Ana": "AS 2D", "Ben": "KH QH"},
 }
-WRITE_ERRORS = (400, 401, 403, 404, 409, 415)
+WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 415)

@@ -206,8 +206,9 @@ class GameFinishApi(GameApiView):
         request=None,
         description="A casual game's seats, its creator and the club's directors finish it; "
         "a table key alone may not (403). A tournament table ends with its round: nobody "
-        "finishes it here, a director included (403).",
-        responses={200: GameOut, **errors(*READ_ERRORS, 409)},
+        "finishes it here, a director included (403). A body, if one is sent, is read "
+        "strictly all the same (400, 413, 415).",
+        responses={200: GameOut, **errors(400, *READ_ERRORS, 409, 413, 415)},
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = services.game_finish(game=game_for(request, game_id), by=self.actor())

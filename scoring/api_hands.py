@@ -35,6 +35,7 @@ from scoring.api import (
     created_response,
     errors,
     example,
+    has_body,
 )
 from scoring.api_auth import game_for, known_seat
 from scoring.models import Hand
@@ -148,7 +149,10 @@ class HandDetailApi(GameApiView):
         "round is complete (409 `reason_required.closed`). Voiding a voided hand changes "
         "nothing: a retry is safe.",
         parameters=[REASON_QUERY, IDEMPOTENCY_PARAMETER],
-        responses={200: HandOut, **errors(400, *READ_ERRORS, 409, e404=NOT_FOUND_OR_NO_HAND)},
+        responses={
+            200: HandOut,
+            **errors(400, *READ_ERRORS, 409, 413, 415, e404=NOT_FOUND_OR_NO_HAND),
+        },
     )
     def delete(self, request: Request, game_id: int, number: int) -> Response:
         reason = self.reason_query()
@@ -200,7 +204,7 @@ class HandStepApi(GameApiView):
     body_optional = True
 
     def take(self, request: Request, game_id: int, number: int) -> Response:
-        body = request.data if request.body or not self.body_optional else {}
+        body = request.data if has_body(request) or not self.body_optional else {}
         data = self.InputSerializer(data=body)
         data.is_valid(raise_exception=True)
         hand = type(self).step(

@@ -36,6 +36,7 @@ class ScoresheetImportApi(GameApiView):
     """``POST``: import a whole score sheet as a new game (signed-in users)."""
 
     permission_classes = (SignedIn,)
+    body_limit_setting = "API_MAX_SHEET_BYTES"  # a long evening's sheet, pretty-printed
 
     @extend_schema(
         request={"application/json": SCORE_SHEET},

@@ -19,8 +19,6 @@ from tonkrules.messages import RULE_MESSAGES, Template, declare
 #: The sentences of the rule errors the scoring services raise themselves (names a seat can
 #: store, club seats, stakes, corrections, request bodies), added to the engine's catalogue.
 SCORING_RULE_MESSAGES: dict[str, Template] = {
-    "not_json.nested": _("the JSON is nested too deeply"),
-    "not_text.nul": _("the text holds a NUL or an unpaired surrogate"),
     "key_not_allowed.stake": _(
         "a stake and a currency are only for a game played for stakes, which %(title)s is not"
     ),

@@ -22,7 +22,12 @@ from scoring.models import Game, Hand, HandEvent, Seat
 class GameNameField(serializers.CharField):
     """A game's name: one of the games registered in ``scoring.games`` (the schema lists them
     as they are when it is made: ``scoring.schema.GameNameSchema``). As input it is read as a
-    string and the rules engine refuses a game it does not know (``bad_format``)."""
+    string as sent, not trimmed, and the rules engine reads it
+    (``tonkrules.choices.one_of``: exactly one of the games, else ``bad_format``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(**kwargs)
 
 
 class OutputSerializer(serializers.Serializer[Any]):
@@ -108,6 +113,9 @@ class ErrorObjectOut(serializers.Serializer[Any]):
     )
     retry_after = serializers.IntegerField(
         required=False, help_text="throttled (429): seconds to wait before trying again."
+    )
+    limit = serializers.IntegerField(
+        required=False, help_text="too_large (413): the endpoint's body limit, in bytes."
     )
 
 

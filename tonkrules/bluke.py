@@ -9,6 +9,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from .cards import BLUKE_DECK, Bluke, BlukeCard, Card, Suit
+from .choices import one_of
 from .errors import (
     BidError,
     FormatError,
@@ -73,7 +74,14 @@ class BlukeOptions(Options):
     )
 
 
-TRUMP_TEXT = {"s": Suit.SPADES, "h": Suit.HEARTS, "d": Suit.DIAMONDS, "c": Suit.CLUBS, "none": None}
+TRUMPS: Mapping[str, Suit | None] = {
+    "S": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "D": Suit.DIAMONDS,
+    "C": Suit.CLUBS,
+    "none": None,
+}
+"""The values of a hand's ``trump`` (case-insensitive, read by ``tonkrules.choices.one_of``)."""
 
 
 def trump_of_turned(card: BlukeCard) -> Suit | None:
@@ -322,10 +330,7 @@ class BlukeGame(GameRules[BlukeOptions, BlukeHand]):
             require(h, "tricks", "no_play")
         number = whole_number(h, "hand")
         dealer = text(h, "dealer")
-        trump_text = text(h, "trump").strip().lower()
-        if trump_text not in TRUMP_TEXT:
-            raise FormatError("bad_trump_value", params={"value": h["trump"]})
-        trump = TRUMP_TEXT[trump_text]
+        trump = TRUMPS[one_of(h["trump"], tuple(TRUMPS), key="trump", any_case=True)]
         raw_turned = text(h, "turned") if "turned" in h else None
         raw_bids = _numbers(h, "bids")
         raw_tricks = _numbers(h, "tricks") if "tricks" in h else None

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any, ClassVar, Generic, TypeVar
 
+from .choices import one_of
 from .errors import FormatError, PlayerError
 from .messages import gettext_noop as gettext_noop  # games' labels are marked with it
 from .names import same_name, seated_name
@@ -65,14 +66,11 @@ E = TypeVar("E", bound=Enum)
 
 
 def choice(enum: type[E]) -> OptionParser:
-    """Parser of an option that takes one of an enum's values."""
+    """Parser of an option that takes one of an enum's values, exactly
+    (:func:`tonkrules.choices.one_of`)."""
 
     def parse(key: str, value: object) -> E:
-        for member in enum:
-            if member.value == value:
-                return member
-        allowed = ", ".join(str(m.value) for m in enum)
-        raise FormatError("option_value.choice", params={"key": key, "allowed": allowed})
+        return enum(one_of(value, tuple(str(m.value) for m in enum), key=key))
 
     return parse
 
@@ -535,12 +533,9 @@ def find_game(name: object) -> GameRules[Any, Any]:
     """The registered game called ``name`` (``"tonk"``, ``"rook"``, ``"bluke"``).
 
     Raises:
-        FormatError: no such game.
+        FormatError: no such game, spelled exactly (:func:`tonkrules.choices.one_of`).
     """
-    if isinstance(name, str) and name in _GAMES:
-        return _GAMES[name]
-    known = ", ".join(sorted(_GAMES))
-    raise FormatError("unknown_game", params={"name": name, "known": known})
+    return _GAMES[one_of(name, sorted(_GAMES), key="game")]
 
 
 def all_games() -> tuple[GameRules[Any, Any], ...]:

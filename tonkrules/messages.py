@@ -77,8 +77,16 @@ _ = gettext_noop
 RULE_MESSAGES: dict[str, Template] = {
     # --- bad_format: the sheet, the hand object and its values ------------------------------
     "not_json": _("not JSON: %(reason)s"),
-    "not_text": _("the text holds an unpaired \\u surrogate"),
-    "format_version": _("'format' must be %(expected)r, not %(value)r"),
+    "not_json.encoding": _("not UTF-8 text (byte %(position)s: %(reason)s)"),
+    "not_json.bom": _("the text starts with a byte-order mark: save it as UTF-8 without one"),
+    "not_json.duplicate_key": _("the key %(key)r is named twice in one object (at %(path)s)"),
+    "not_json.constant": _("%(value)s is not a JSON number (numbers are finite)"),
+    "not_json.nested": _("the JSON is nested more than %(max)s levels deep"),
+    "not_text": _("the text holds a NUL or an unpaired \\u surrogate (at %(path)s)"),
+    "bad_choice": _("%(key)r must be one of %(allowed)s exactly, not %(value)s"),
+    "bad_choice.any_case": _(
+        "%(key)r must be one of %(allowed)s (letter case aside, nothing else), not %(value)s"
+    ),
     "not_an_object": _("%(what)s must be a JSON object"),
     "unknown_key": _("unknown key %(key)r"),
     "missing_key": _("the key %(key)r is required"),
@@ -113,13 +121,9 @@ RULE_MESSAGES: dict[str, Template] = {
     "unknown_option": _("%(game)s has no house rule %(key)r"),
     "option_value": _("house rule %(key)r must be a whole number of at least %(minimum)s"),
     "option_value.bool": _("house rule %(key)r must be true or false"),
-    "option_value.choice": _("house rule %(key)r must be one of %(allowed)s"),
     "option_value.totals": _("house rule %(key)r must be a list of whole numbers"),
-    "unknown_game": _("unknown game %(name)r: the games are %(known)s"),
     "stake": _("'stake' must be an amount such as \"0.25\": digits, a point, no sign"),
     "currency": _("'currency' must be a three-letter code such as \"USD\""),
-    "bad_end": _("'end' must be one of %(allowed)s, not %(end)r"),
-    "bad_trump_value": _("'trump' must be S, H, D, C or none, not %(value)r"),
     # --- bad_sequence -----------------------------------------------------------------------
     "out_of_range.rounds": _("rounds are numbered 1 to %(last)s, not %(number)s"),
     "out_of_range.hands": _("hands are numbered 1 to %(last)s, not %(number)s"),

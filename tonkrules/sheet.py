@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from typing import Any
 
+from .choices import one_of
 from .errors import DomainError, FormatError, RuleError
 from .games import GameRules, HandScore, Options, find_game, hand_object
+from .jsontext import hand_position, read_json
 from .messages import Template
 from .names import clean_names
 
@@ -131,8 +133,7 @@ def _top(
     data: object,
 ) -> tuple[GameRules[Any, Any], tuple[str, ...], Options, Decimal | None, str | None, list[object]]:
     data = hand_object(data, allowed=TOP_KEYS, required=REQUIRED_TOP_KEYS, what="a score sheet")
-    if data["format"] != FORMAT:
-        raise FormatError("format_version", params={"expected": FORMAT, "value": data["format"]})
+    one_of(data["format"], (FORMAT,), key="format")
     game = find_game(data["game"])
     players = data["players"]
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
@@ -246,32 +247,14 @@ def score_sheet_json(data: object) -> tuple[int, dict[str, object]]:
 
 
 def parse_json(text: str | bytes) -> object:
-    """Parse a score sheet's JSON text.
+    """Parse a score sheet's JSON text with the one strict reader
+    (:func:`tonkrules.jsontext.read_json`: UTF-8 without a byte-order mark, no key named twice,
+    no NaN, no NUL or unpaired surrogate, not nested too deep).
 
     Raises:
-        SheetError: not JSON (``bad_format``).
+        SheetError: ``bad_format``; a fault inside a hand carries that hand's position.
     """
-    import json
-
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise SheetError(FormatError("not_json", params={"reason": str(exc)})) from exc
-    if _has_lone_surrogate(data):
-        raise SheetError(FormatError("not_text"))
-    return data
-
-
-def _has_lone_surrogate(value: object) -> bool:
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            if any("\ud800" <= c <= "\udfff" for c in v):
-                return True
-        elif isinstance(v, dict):
-            stack.extend(v.keys())
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-    return False
+        return read_json(text)
+    except FormatError as exc:
+        raise SheetError(exc, hand_position(exc)) from exc

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from .cards import STANDARD_DECK, Card
+from .choices import one_of
 from .errors import FormatError, HandSizeError, NotOutError, TotalError
 from .games import (
     GameRules,
@@ -307,11 +308,7 @@ class Tonk(GameRules[TonkOptions, TonkHand]):
             required=("dealer", "end"),
         )
         dealer = text(h, "dealer")
-        end_text = text(h, "end")
-        if end_text not in TonkEnd.__members__.values():
-            allowed = ", ".join(e.value for e in TonkEnd)
-            raise FormatError("bad_end", params={"allowed": allowed, "end": end_text})
-        end = TonkEnd(end_text)
+        end = TonkEnd(one_of(h["end"], tuple(e.value for e in TonkEnd), key="end"))
         if end in ENDS_WITH_BY:
             require(h, "by", "end", end=end.value)
         else:

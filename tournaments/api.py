@@ -24,18 +24,18 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from ops.guessing import TokenAuthentication
 from scoring.api import (
     IDEMPOTENCY_PARAMETER,
-    StrictJSONParser,
+    BodyLimited,
     StrictSerializer,
     created_response,
     errors,
     example,
     idempotency_key_of,
 )
+from scoring.api_parser import StrictJSONParser
 from scoring.names import NameSerializerField
 from scoring.serializers import GameNameField
 from tournaments import selectors, services
@@ -62,8 +62,8 @@ from tournaments.serializers import (
 UNPUBLISHED = (Round.State.PLANNED, Round.State.SEATED, Round.State.FAILED)
 
 READ_ERRORS = (401, 403, 404)
-WRITE_ERRORS = (400, 401, 403, 404, 409, 415)
-ACTION_ERRORS = (400, 401, 403, 404, 409)  # a POST without a body
+WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 415)
+ACTION_ERRORS = (400, 401, 403, 404, 409, 413)  # a POST without a body (one sent is read)
 
 # --- access -----------------------------------------------------------------------------------
 
@@ -80,7 +80,7 @@ def tournaments_directed(user: Any) -> QuerySet[Tournament]:
     ).distinct()
 
 
-class TournamentApiView(APIView):
+class TournamentApiView(BodyLimited):
     """Base of the tournament endpoints: signed-in users by token or session."""
 
     authentication_classes = (TokenAuthentication, SessionAuthentication)
