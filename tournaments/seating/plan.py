@@ -47,7 +47,11 @@ def plan_rounds(
 
     ``method``: ``"plan"`` (the whole schedule at once, minimising E; see the module docstring),
     ``"balanced"`` (round after round), ``"swiss"`` (round after round with the fixed
-    ``standing``, default the players' order: a dry run has no results). Sit-outs rotate as in
+    ``standing``, default the players' order: a dry run has no results; each round looks
+    ahead over the rest of the plan, so no round makes a later one repeat where the search can
+    avoid it; if the plan is still above LB and the ``plan`` method's schedule has fewer
+    repeats, that schedule is used, renamed to start from the swiss first round). Sit-outs
+    rotate as in
     :func:`seat_round`; first-dealer turns are balanced over the whole plan (nobody deals first
     more than ``ceil(tables / players)`` times where the seating allows). ``clock`` only times
     the rounds (``Plan.seconds``); it never changes the seating.
@@ -56,6 +60,7 @@ def plan_rounds(
     is below 1.
     """
     ps = _check_players(players)
+    sizes = tuple(sizes)  # read twice when swiss falls back to the plan method's schedule
     if method not in METHODS:
         raise SeatingError("bad_method", params={"method": method, "methods": ", ".join(METHODS)})
     if rounds < 1:
@@ -97,7 +102,10 @@ def plan_rounds(
         and rounds > 1
         and excess(seated) > lower_bound(len(ps), [split] * rounds)
     ):
-        seated = _swiss_from_plan(ps, seated, rounds, sizes, prefer, seed, standing or ps)
+        renamed = _swiss_from_plan(ps, seated, rounds, sizes, prefer, seed, standing or ps)
+        if renamed is not seated:
+            seated = renamed
+            seconds = [(clock() - start) / rounds] * rounds  # the whole schedule's time
     seated = _balance_dealers(ps, seated)
     if method == "plan":
         total = clock() - start

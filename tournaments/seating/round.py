@@ -18,6 +18,8 @@ from tournaments.seating.common import (
     _ROUND_DENSE_MAX,
     _ROUND_PATIENCE,
     _ROUND_STEPS,
+    _SWISS_TABU_STEPS,
+    _SWISS_TIGHT,
     DENSE_MAX,
     Meetings,
     Player,
@@ -25,9 +27,10 @@ from tournaments.seating.common import (
     SeatingError,
     Split,
     Table,
+    lower_bound,
     table_sizes,
 )
-from tournaments.seating.search import _repair, _Tabu, _weights
+from tournaments.seating.search import _first_seating, _repair, _Tabu, _weights
 
 # --- One round --------------------------------------------------------------------------
 
@@ -276,7 +279,7 @@ def _seat_one(
     at_least = 0
     if method == "swiss" and rank is not None:
         tab, proven, at_least = _swiss_tab(
-            ps, meetings, split, active, rank, sit_outs_so_far, later
+            ps, meetings, split, active, rank, sit_outs_so_far, later, rng
         )
     if tab is None:
         priority = np.array([tiebreak[p] for p in active])
@@ -316,6 +319,7 @@ def _swiss_tab(
     rank: dict[Player, int],
     sit_outs_so_far: Mapping[Player, int],
     later: int,
+    rng: Generator,
 ) -> tuple[np.ndarray | None, bool, int]:
     """A swiss round by the exact search (:func:`tournaments.seating.swiss.seat_round`): the
     table of each of ``active`` (tables numbered from the top), or None when the search ran out
@@ -335,6 +339,9 @@ def _swiss_tab(
             out |= 1 << pos[p]
         return out
 
+    # a later round that no schedule can seat without a repeat (LB > 0) is not looked for
+    while later and lower_bound(len(ps), [split] * (later + 1)) > 0:
+        later -= 1
     rounds = [swiss_method.Round(mask(active), split.tables)]
     sat = Counter(sit_outs_so_far)
     seated = set(active)
@@ -348,9 +355,60 @@ def _swiss_tab(
     found = swiss_method.seat_round(met, faced, rounds)
     if found.tables is None:
         return None, False, found.at_least
-    tab = np.empty(len(active), dtype=np.int64)
     local = {p: i for i, p in enumerate(active)}
+    n = len(active)
+    unmet = (
+        n * (n - 1) // 2
+        - sum((met[i] & rounds[0].active).bit_count() for i in _positions(rounds[0].active)) // 2
+    )
+    tight = (later + 1) * split.pairs >= _SWISS_TIGHT * unmet  # a design, or nearly
+    if found.ahead < later and split.sit_outs == 0 and n <= _LOOKAHEAD_MAX and tight:
+        # the exact look-ahead gave up: the plan method's search may still find later rounds
+        ahead = _tabu_ahead(meetings, split, active, later, rng)
+        if ahead is not None:
+            best = {p: min(rank[q] for q in active if ahead[local[q]] == ahead[local[p]])
+                    for p in active}  # fmt: skip
+            tops = sorted(set(best.values()))
+            return np.array([tops.index(best[p]) for p in active], dtype=np.int64), True, 0
+    tab = np.empty(len(active), dtype=np.int64)
     for t, members in enumerate(found.tables):
         for j in members:
             tab[local[order[j]]] = t
     return tab, found.proven, found.at_least
+
+
+def _positions(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def _tabu_ahead(
+    meetings: Meetings,
+    split: Split,
+    active: tuple[Player, ...],
+    later: int,
+    rng: Generator,
+) -> np.ndarray | None:
+    """This round and ``later`` more with the same players, none repeating a meeting, found by
+    the tabu search of the ``plan`` method (which finds designs such as Kirkman's schoolgirls
+    that the depth-first search does not reach in its budget): this round's table of each of
+    ``active``, or None when it found no such schedule."""
+    n = len(active)
+    local, faced = _local_counts(meetings, active)
+    rounds = later + 1
+    tabs = np.stack([_first_seating(split, faced, rng.permutation(n)) for _ in range(rounds)])
+    values = np.asarray(split.tables, dtype=np.int64) - 1
+    search = _Tabu(
+        local,
+        tabs,
+        [values] * rounds,
+        _weights("excess"),
+        rng,
+        faced=faced,
+        fair=len(set(split.tables)) > 1,
+    )
+    floor = search.floor()
+    best = search.run(iterations=_SWISS_TABU_STEPS, target=floor, patience=_SWISS_TABU_STEPS // 4)
+    if search.cost > floor + 1e-9:
+        return None
+    first: np.ndarray = best[0]
+    return first

@@ -69,13 +69,15 @@ class Found:
 
     ``tables`` from the top (standings positions), or None when the search found nothing within
     its budget; ``repeats`` the pairs seated together again; ``proven`` whether no seating has
-    fewer; ``at_least`` the fewest repeats any seating can have, as far as the search proved.
+    fewer; ``at_least`` the fewest repeats any seating can have, as far as the search proved;
+    ``ahead`` how many later rounds the search showed can still be seated without a repeat.
     """
 
     tables: Tables | None
     repeats: int
     proven: bool
     at_least: int
+    ahead: int = 0
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -276,7 +278,7 @@ def seat_round(
         except _OutOfBudget:
             found = None
         if found is not None:
-            return Found(found[0], 0, True, 0)
+            return Found(found[0], 0, True, 0, depth - 1)
     search = _Search(budget)
     allowed = 0
     try:
