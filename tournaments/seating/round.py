@@ -15,6 +15,7 @@ from tournaments.seating import swiss as swiss_method
 from tournaments.seating.common import (
     _COST_CAP,
     _LOOKAHEAD_MAX,
+    _PLAN_PATIENCE,
     _ROUND_DENSE_MAX,
     _ROUND_PATIENCE,
     _ROUND_STEPS,
@@ -365,11 +366,14 @@ def _swiss_tab(
     if found.ahead < later and split.sit_outs == 0 and n <= _LOOKAHEAD_MAX and tight:
         # the exact look-ahead gave up: the plan method's search may still find later rounds
         ahead = _tabu_ahead(meetings, split, active, later, rng)
-        if ahead is not None:
+        fresh = unmet == n * (n - 1) // 2 and len({faced[pos[p]] for p in active}) == 1
+        if ahead is not None and not fresh:
             best = {p: min(rank[q] for q in active if ahead[local[q]] == ahead[local[p]])
                     for p in active}  # fmt: skip
             tops = sorted(set(best.values()))
             return np.array([tops.index(best[p]) for p in active], dtype=np.int64), True, 0
+        # fresh (nobody has met, all alike): every seating of this round is the same up to
+        # renaming the players, so the rule's first one also has the continuation found
     tab = np.empty(len(active), dtype=np.int64)
     for t, members in enumerate(found.tables):
         for j in members:
@@ -407,7 +411,7 @@ def _tabu_ahead(
         fair=len(set(split.tables)) > 1,
     )
     floor = search.floor()
-    best = search.run(iterations=_SWISS_TABU_STEPS, target=floor, patience=_SWISS_TABU_STEPS // 4)
+    best = search.run(iterations=_SWISS_TABU_STEPS, target=floor, patience=_PLAN_PATIENCE)
     if search.cost > floor + 1e-9:
         return None
     first: np.ndarray = best[0]
