@@ -15,9 +15,14 @@ The rule (lexicographic, as a Swiss system forbids rematches):
 3. **Look-ahead.** A repeat-free round is chosen, in that order, among those after which the
    next ``later`` rounds can still be seated without a repeat (with the players who will sit
    out then, and the same standings; whether a round can be seated without a repeat does not
-   depend on the standings). A dry-run plan looks ahead over all its rounds, so it reaches a
-   repeat-free schedule (9 players in threes for 4 rounds, 16 in fours for 5) whenever the
-   search finds one; a tournament looks ahead one round.
+   depend on the standings). Both a dry-run plan and a tournament look ahead over all the
+   rounds still to play (failing that, over the next one), so 9 players in threes play 4
+   rounds and 16 in fours play 5 without a repeat. Rounds that no schedule could seat without
+   a repeat (``lower_bound`` > 0) are not looked for. When the exact look-ahead runs out of
+   budget in a small, tight field (a design or nearly: Kirkman's schoolgirls), the ``plan``
+   method's tabu search looks for the repeat-free continuation (``round._tabu_ahead``); a
+   dry-run plan still above LB takes the ``plan`` method's schedule renamed to start from the
+   swiss first round (``plan._swiss_from_plan``).
 4. **Fairness.** With mixed table sizes the seating keeps the spread of opponents faced after
    the round (max - min over the players seated) at most 2, or no larger than it was.
 
@@ -287,6 +292,8 @@ def seat_round(
             if first is not None:
                 return Found(first[0], first[1], True, allowed)
             allowed += 1
+            if allowed > sum(s * (s - 1) // 2 for s in rounds[0].sizes):
+                return Found(None, 0, False, 0)  # fairness leaves no seating at all
     except _OutOfBudget:
         return Found(None, 0, False, allowed)
 
