@@ -32,6 +32,9 @@ Swiss (issue 14: fewest repeats first, then the standings), each checked the sam
   swiss plans  the dry-run plans of ``SWISS_PLANS`` (``manage.py seating plan --method swiss``:
                the known designs and others) reach E = LB (``--no-swiss-plans`` skips them).
 The baselines are the yardstick.
+
+It stays one module (about 570 lines): one benchmark run from one command, its drivers, targets
+and report read together, as the other benchmarks of ``bench/`` do.
 """
 
 from __future__ import annotations
