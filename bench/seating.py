@@ -25,8 +25,16 @@ Targets (issue #5), each checked and printed PASS or FAIL:
   bound     when LB > 0: E <= 1.1 LB + 4 (balanced and plan);
   share     when LB = 0 and M > N(N-1)/4: E <= 0.10 M (balanced), <= 0.05 M (plan);
   fairness  with mixed table sizes in a round: spread <= 2 (balanced, plan and swiss).
-The targets on E concern the methods whose job is to avoid repeats; swiss trades repeats for
-standings (its E is reported) and the baselines are the yardstick.
+Swiss (issue 14: fewest repeats first, then the standings), each checked the same way:
+  swiss zero   E = 0 whenever M <= N(N-1)/4 (round by round, simulated standings, each round
+               looking ahead over the rounds still to play, as a tournament does);
+  swiss bound  when LB > 0: E <= 1.1 LB + 4;
+  swiss plans  the dry-run plans of ``SWISS_PLANS`` (``manage.py seating plan --method swiss``:
+               the known designs and others) reach E = LB (``--no-swiss-plans`` skips them).
+The baselines are the yardstick.
+
+It stays one module (about 570 lines): one benchmark run from one command, its drivers, targets
+and report read together, as the other benchmarks of ``bench/`` do.
 """
 
 from __future__ import annotations
@@ -167,6 +175,7 @@ def _round_by_round(
                 sit_outs_so_far=sat,
                 dealer_counts=dealt,
                 seed=(seed, r),
+                later=rounds - r - 1,  # as a tournament: the rounds still to play
             )
         else:
             out = _rotate_sit_outs(players, split.sit_outs, sat, rng)
@@ -249,6 +258,79 @@ def _peak_mib(method: str, n: int, sizes_name: str, rounds: int) -> float:
     return peak / 2**20
 
 
+#: Dry-run swiss plans (``manage.py seating plan --method swiss``): (players, sizes, rounds).
+#: Each has a repeat-free schedule (the known designs, and fields with room to spare) or a
+#: known bound; the plan must reach LB.
+SWISS_PLANS: tuple[tuple[int, tuple[int, ...], int], ...] = (
+    (9, (3,), 4),  # affine plane of order 3 (issue 14's example)
+    (12, (3,), 4),
+    (13, (3,), 4),  # one sits out
+    (15, (3,), 7),  # Kirkman's schoolgirls
+    (16, (4,), 5),  # affine plane of order 4
+    (17, (4,), 3),  # one sits out
+    (20, (4,), 5),
+    (20, (3, 4), 4),
+    (21, (4,), 4),
+    (22, (3, 4, 5), 4),
+    (25, (5,), 6),  # affine plane of order 5
+    (12, (4,), 6),  # LB 42
+)
+
+
+@dataclass
+class SwissPlan:
+    """One dry-run swiss plan: its E and LB, whether every round says proven, and its time."""
+
+    players: int
+    sizes: tuple[int, ...]
+    rounds: int
+    excess: int
+    bound: int
+    proven: bool
+    seconds: float
+
+
+def _swiss_plans(
+    fields: Sequence[tuple[int, tuple[int, ...], int]] = SWISS_PLANS,
+) -> list[SwissPlan]:
+    out = []
+    for n, sizes, rounds in fields:
+        start = time.perf_counter()
+        plan = seating.plan_rounds(range(1, n + 1), rounds, sizes=sizes, method="swiss")
+        took = time.perf_counter() - start
+        proven = all(r.proven for r in plan.rounds)
+        out.append(SwissPlan(n, sizes, rounds, plan.excess, plan.bound, proven, took))
+    return out
+
+
+def check_swiss_plans(plans: Sequence[SwissPlan]) -> Verdict:
+    """The swiss dry-run plans reach LB (no repeat where a repeat-free schedule exists)."""
+    verdict = Verdict("swiss plans: E = LB for the dry-run plans of SWISS_PLANS")
+    for p in plans:
+        verdict.checked += 1
+        if p.excess != p.bound:
+            sizes = ",".join(map(str, p.sizes))
+            verdict.failed.append(
+                f"N={p.players} sizes {sizes} R={p.rounds}: E={p.excess} LB={p.bound}"
+            )
+    return verdict
+
+
+def swiss_plans_report(plans: Sequence[SwissPlan]) -> str:
+    lines = [
+        "### swiss plans (dry run, standings = player numbers)\n",
+        "| N | sizes | R | LB | E | proven | s |",
+        "|---:|---|---:|---:|---:|---|---:|",
+    ]
+    for p in plans:
+        sizes = ",".join(map(str, p.sizes))
+        lines.append(
+            f"| {p.players} | {sizes} | {p.rounds} | {p.bound} | {p.excess} |"
+            f" {'yes' if p.proven else 'no'} | {p.seconds:.2f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 # --- Targets --------------------------------------------------------------------------------
 
 
@@ -273,6 +355,8 @@ def _label(run: Run) -> str:
 def check_targets(runs: Sequence[Run]) -> list[Verdict]:
     """Every target of issue #5 over ``runs``: what was checked and what failed."""
     speed = Verdict("speed: p50 ms a round at N = 2000, balanced <= 50, swiss <= 400")
+    swiss_zero = Verdict("swiss zero: E = 0 whenever M <= N(N-1)/4 (swiss)")
+    swiss_bound = Verdict("swiss bound: E <= 1.1 LB + 4 when LB > 0 (swiss)")
     zero = Verdict("zero: E = 0 whenever M <= N(N-1)/4 (balanced, plan)")
     bound = Verdict("bound: E <= 1.1 LB + 4 when LB > 0 (balanced, plan)")
     share = Verdict("share: E <= 0.10 M (balanced), 0.05 M (plan) when LB = 0 < M - N(N-1)/4")
@@ -296,6 +380,15 @@ def check_targets(runs: Sequence[Run]) -> list[Verdict]:
                 limit = (0.10 if run.method == "balanced" else 0.05) * run.pairs
                 if run.excess > limit:
                     share.failed.append(f"{_label(run)}: E={run.excess} > {limit:.1f}")
+        if run.method == "swiss":
+            if run.pairs <= half:
+                swiss_zero.checked += 1
+                if run.excess != 0:
+                    swiss_zero.failed.append(f"{_label(run)}: E={run.excess}")
+            elif run.bound > 0:
+                swiss_bound.checked += 1
+                if run.excess > 1.1 * run.bound + 4:
+                    swiss_bound.failed.append(f"{_label(run)}: E={run.excess} LB={run.bound}")
         if run.method in ("balanced", "plan", "swiss") and run.mixed:
             fair.checked += 1
             if run.spread > 2:
@@ -308,7 +401,7 @@ def check_targets(runs: Sequence[Run]) -> list[Verdict]:
         if p50 > SPEED_TARGET_MS[method]:
             speed.failed.append(f"{method} {sizes}: p50 {p50:.1f} ms")
     speed.note = "; ".join(notes)
-    return [speed, zero, bound, share, fair]
+    return [speed, zero, bound, share, fair, swiss_zero, swiss_bound]
 
 
 # --- Report ---------------------------------------------------------------------------------
@@ -398,6 +491,9 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seeds", help="comma-separated seeds (default 0-4)")
     parser.add_argument("--methods", help=f"comma-separated of {', '.join(METHODS)}")
     parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc runs")
+    parser.add_argument(
+        "--no-swiss-plans", action="store_true", help="skip the dry-run swiss plans"
+    )
     parser.add_argument("--json", type=Path, help="also write every run and verdict here")
     args = parser.parse_args(argv)
 
@@ -435,10 +531,15 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
                 for sizes in args.sizes:
                     peaks[(method, n, sizes)] = _peak_mib(method, n, sizes, max(args.rounds))
     verdicts = check_targets(runs)
+    plans = _swiss_plans() if "swiss" in args.methods and not args.no_swiss_plans else []
+    if plans:
+        verdicts.append(check_swiss_plans(plans))
     out(f"Seating benchmark: {_machine()}")
     out(f"Command: python -m bench.seating {' '.join(argv if argv is not None else sys.argv[1:])}")
     out(f"Wall time {time.perf_counter() - started:.0f} s\n")
     out(report(runs, peaks))
+    if plans:
+        out(swiss_plans_report(plans))
     for v in verdicts:
         note = f" [{v.note}]" if v.note else ""
         out(f"{v.status} {v.target}: {v.checked} checked, {len(v.failed)} failed{note}")

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.seating import METHODS, Run, check_targets
+from bench.seating import METHODS, Run, SwissPlan, _swiss_plans, check_swiss_plans, check_targets
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_quick_bench_on_a_tiny_grid_prints_every_method_and_passes(tmp_path: Path) -> None:
     out = tmp_path / "seating.json"
     args = ["--quick", "--players", "9,500", "--rounds", "4", "--sizes", "tonk", "--check"]
+    args.append("--no-swiss-plans")  # checked by test_swiss_plans_reach_the_bound
     proc = subprocess.run(
         [sys.executable, "-m", "bench.seating", *args, "--json", str(out)],
         cwd=ROOT,
@@ -49,8 +50,23 @@ def test_quick_bench_on_a_tiny_grid_prints_every_method_and_passes(tmp_path: Pat
         "bound": "SKIP",
         "share": "PASS",
         "fairness": "PASS",
+        "swiss zero": "PASS",  # 500 players
+        "swiss bound": "SKIP",  # no LB > 0 in this grid
     }
     assert "PASS zero: E = 0 whenever M <= N(N-1)/4" in proc.stdout
+
+
+def test_swiss_plans_reach_the_bound_and_a_miss_fails() -> None:
+    plans = _swiss_plans([(9, (3,), 4), (12, (4,), 3)])
+
+    assert [(p.excess, p.bound, p.proven) for p in plans] == [
+        (0, 0, True),
+        (plans[1].bound, plans[1].bound, plans[1].proven),
+    ]
+    assert check_swiss_plans(plans).status == "PASS"
+    missed = SwissPlan(9, (3,), 4, excess=4, bound=0, proven=True, seconds=0.0)
+    verdict = check_swiss_plans([*plans, missed])
+    assert (verdict.status, verdict.failed) == ("FAIL", ["N=9 sizes 3 R=4: E=4 LB=0"])
 
 
 def run(method: str, players: int, **kw: object) -> Run:
@@ -81,7 +97,8 @@ def test_check_targets_fails_each_missed_target_and_passes_the_rest() -> None:
         run("plan", 20, pairs=180, excess=10),  # > 0.05 * 180 = 9
         run("balanced", 20, pairs=180, excess=18),  # <= 0.10 * 180
         run("swiss", 13, sizes="bluke", mixed=True, spread=3),  # spread > 2
-        run("swiss", 40, pairs=360, excess=20),  # swiss: E reported, not judged
+        run("swiss", 40, pairs=360, excess=20),  # swiss too: M <= 390, E must be 0
+        run("swiss", 16, pairs=144, bound=24, excess=30),  # swiss bound: fine
         run("random", 13, mixed=True, spread=9),  # baselines are not judged
     ]
 
@@ -93,10 +110,13 @@ def test_check_targets_fails_each_missed_target_and_passes_the_rest() -> None:
         "bound": "FAIL",
         "share": "FAIL",
         "fairness": "FAIL",
+        "swiss zero": "FAIL",
+        "swiss bound": "PASS",
     }
     assert verdicts["speed"].failed == ["balanced four: p50 60.0 ms"]
     assert verdicts["zero"].failed == ["balanced N=40 four R=6 seed=0: E=1"]
     assert verdicts["bound"].failed == ["plan N=16 four R=6 seed=0: E=31 LB=24"]
     assert verdicts["share"].failed == ["plan N=20 four R=6 seed=0: E=10 > 9.0"]
     assert verdicts["fairness"].failed == ["swiss N=13 bluke R=6 seed=0: spread 3"]
+    assert verdicts["swiss zero"].failed == ["swiss N=40 four R=6 seed=0: E=20"]
     assert (verdicts["bound"].checked, verdicts["share"].checked) == (2, 2)

@@ -30,10 +30,14 @@ Methods:
   nearly alike, and the pairs that met least are seated together again first). Fields of up to
   ``_LOOKAHEAD_MAX`` players search a few equally good rounds from different starts and keep
   the one whose next round can be seated with the fewest repeats.
-- ``swiss``: one round at a time, king of the hill: players in standings order fill the tables
-  from the top; the same search then avoids repeats, at a cost of ``d ** 2`` for a player moved
-  ``d`` tables from the seat the standings gave (a first repeat costs 4: as much as moving two
-  players one table each, or one player two tables).
+- ``swiss``: one round at a time, lexicographic (:mod:`~tournaments.seating.swiss`): first the
+  fewest repeat meetings (none whenever the table sizes allow it), then the standings in the
+  Swiss pair-down order (the best-ranked free player opens the next table with the best-ranked
+  free players who have met nobody there; backtracking when the rest cannot be seated). An
+  exact depth-first search with a step budget; it looks ahead over the rounds still to play
+  (``later``) so no round forces a later repeat where it can be avoided. Past its budget it
+  falls back to king of the hill repaired by the shared search (a repeat costs more than any
+  move of ``d`` tables, costed ``d ** 2``) and marks the round ``proven=False``.
 - ``plan``: the whole schedule for a fixed number of rounds at once (no results needed): the
   rounds are seated ``balanced``, then a tabu search over every round minimises E itself,
   stopping early at LB. It finds the known repeat-free designs (16 players in fours for 5

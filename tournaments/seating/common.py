@@ -31,7 +31,12 @@ larger ones with the row-wise repair pass only."""
 _ROUND_DENSE_MAX = 48  # one round: above this many players the repair pass runs first
 
 _COST_CAP = 64  # meeting counts above this cost as much as this one (only the order matters)
-_SWISS_REPEAT_WEIGHT = 4.0  # swiss: a first repeat costs as much as moving 2 players 1 table
+_SWISS_REPEAT_WEIGHT = 1e9  # swiss fallback: a repeat costs more than any moves of players
+_SWISS_BUDGET = 60_000  # swiss: search steps for one round (fewest repeats, then standings)
+_SWISS_LOOKAHEAD_BUDGET = 20_000  # swiss: search steps for the look-ahead over later rounds
+_SWISS_TABU_STEPS = 40_000  # swiss: tabu steps for a look-ahead the exact search gave up on
+_SWISS_TIGHT = 0.9  # ... tried when the rounds ahead seat this share of the pairs not yet met
+_SWISS_PRUNE_MAX = 160  # swiss: fields up to this size check the rest stays seatable each table
 _PLAN_ITERATIONS = 40_000  # plan: most tabu steps over the whole schedule
 _PLAN_PATIENCE = 6_000  # plan: stop after this many steps without a better schedule
 _TRANSFER_TABLES = 12  # lower_bound: the transfer bound is computed up to this many tables
@@ -132,10 +137,17 @@ class Table:
 
 @dataclass(frozen=True)
 class RoundSeating:
-    """One round: the tables (in table-number order) and the players sitting out."""
+    """One round: the tables (in table-number order) and the players sitting out.
+
+    ``proven`` (swiss only, else None): True when no seating of these players at these table
+    sizes, given who had met whom, seats fewer pairs together again; False when the search
+    stopped at its budget first (large fields late in an event), so fewer might exist. It is
+    a fact about how the round was found, so it takes no part in equality.
+    """
 
     tables: tuple[Table, ...]
     sit_outs: tuple[Player, ...] = ()
+    proven: bool | None = field(default=None, compare=False)
 
     @property
     def seated(self) -> tuple[Player, ...]:

@@ -47,7 +47,11 @@ def plan_rounds(
 
     ``method``: ``"plan"`` (the whole schedule at once, minimising E; see the module docstring),
     ``"balanced"`` (round after round), ``"swiss"`` (round after round with the fixed
-    ``standing``, default the players' order: a dry run has no results). Sit-outs rotate as in
+    ``standing``, default the players' order: a dry run has no results; each round looks
+    ahead over the rest of the plan, so no round makes a later one repeat where the search can
+    avoid it; if the plan is still above LB and the ``plan`` method's schedule has fewer
+    repeats, that schedule is used, renamed to start from the swiss first round). Sit-outs
+    rotate as in
     :func:`seat_round`; first-dealer turns are balanced over the whole plan (nobody deals first
     more than ``ceil(tables / players)`` times where the seating allows). ``clock`` only times
     the rounds (``Plan.seconds``); it never changes the seating.
@@ -56,6 +60,7 @@ def plan_rounds(
     is below 1.
     """
     ps = _check_players(players)
+    sizes = tuple(sizes)  # read twice when swiss falls back to the plan method's schedule
     if method not in METHODS:
         raise SeatingError("bad_method", params={"method": method, "methods": ", ".join(METHODS)})
     if rounds < 1:
@@ -82,6 +87,7 @@ def plan_rounds(
             dealt,
             default_rng((seed, r)),
             lookahead=method != "plan",  # plan improves the whole schedule afterwards
+            later=rounds - r - 1,  # swiss: keep every later round of the plan repeat-free
         )
         seconds.append(clock() - begin)
         seated.append(seating)
@@ -90,11 +96,65 @@ def plan_rounds(
         dealt.update(t.first_dealer for t in seating.tables)
     if method == "plan" and len(ps) <= DENSE_MAX and rounds > 1:
         seated = _improve_schedule(ps, seated, split, default_rng((seed, rounds)))
+    if (
+        method == "swiss"
+        and len(ps) <= DENSE_MAX
+        and rounds > 1
+        and excess(seated) > lower_bound(len(ps), [split] * rounds)
+    ):
+        renamed = _swiss_from_plan(ps, seated, rounds, sizes, prefer, seed, standing or ps)
+        if renamed is not seated:
+            seated = renamed
+            seconds = [(clock() - start) / rounds] * rounds  # the whole schedule's time
     seated = _balance_dealers(ps, seated)
     if method == "plan":
         total = clock() - start
         seconds = [total / rounds] * rounds
     return Plan(ps, tuple(seated), method, tuple(seconds))
+
+
+def _swiss_from_plan(
+    ps: tuple[Player, ...],
+    seated: list[RoundSeating],
+    rounds: int,
+    sizes: Iterable[int],
+    prefer: int | None,
+    seed: int,
+    standing: Sequence[Player],
+) -> list[RoundSeating]:
+    """A swiss plan whose round-by-round search left more repeats than the ``plan`` method
+    does: that plan, its players renamed so that its first round is the swiss first round
+    (tables of the same size matched in order), each round's tables listed from the top of the
+    standings. Any renaming keeps E, so the result has the ``plan`` method's E; kept only when
+    that is fewer. A round without a repeat is proven; the others are not."""
+    other = plan_rounds(ps, rounds, sizes=sizes, prefer=prefer, method="plan", seed=seed)
+    if other.excess >= excess(seated):
+        return seated
+    rank = {p: i for i, p in enumerate(dict.fromkeys([*standing, *ps]))}
+    ours, theirs = seated[0], other.rounds[0]
+    rename: dict[Player, Player] = dict(zip(theirs.sit_outs, ours.sit_outs, strict=True))
+    for size in set(len(t.players) for t in ours.tables):
+        mine = [t.players for t in ours.tables if len(t.players) == size]
+        other_tables = [t.players for t in theirs.tables if len(t.players) == size]
+        for a, b in zip(other_tables, mine, strict=True):
+            rename.update(zip(a, b, strict=True))
+    result = []
+    for r in other.rounds:
+        tables = sorted(
+            (tuple(sorted((rename[p] for p in t.players), key=rank.__getitem__)) for t in r.tables),
+            key=lambda t: rank[t[0]],
+        )
+        renamed = RoundSeating(
+            tuple(Table(t, t[0]) for t in tables), tuple(rename[p] for p in r.sit_outs)
+        )
+        result.append(renamed)
+    met: Counter[frozenset[Player]] = Counter()
+    proven = []
+    for r in result:
+        pairs = [frozenset(pair) for pair in r.pairs()]
+        proven.append(RoundSeating(r.tables, r.sit_outs, not any(met[p] for p in pairs)))
+        met.update(pairs)
+    return proven
 
 
 def _balance_dealers(ps: tuple[Player, ...], seated: list[RoundSeating]) -> list[RoundSeating]:
@@ -117,7 +177,7 @@ def _balance_dealers(ps: tuple[Player, ...], seated: list[RoundSeating]) -> list
             rest = tuple(p for p in t.players if p != dealer)
             tables.append(Table((dealer, *rest), dealer))
             at += 1
-        result.append(RoundSeating(tuple(tables), r.sit_outs))
+        result.append(RoundSeating(tuple(tables), r.sit_outs, r.proven))
     return result
 
 

@@ -4,6 +4,7 @@ dealers. ``balanced`` and ``swiss`` differ in their modules (:mod:`tournaments.s
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -14,9 +15,12 @@ from tournaments.seating import swiss as swiss_method
 from tournaments.seating.common import (
     _COST_CAP,
     _LOOKAHEAD_MAX,
+    _PLAN_PATIENCE,
     _ROUND_DENSE_MAX,
     _ROUND_PATIENCE,
     _ROUND_STEPS,
+    _SWISS_TABU_STEPS,
+    _SWISS_TIGHT,
     DENSE_MAX,
     Meetings,
     Player,
@@ -24,9 +28,10 @@ from tournaments.seating.common import (
     SeatingError,
     Split,
     Table,
+    lower_bound,
     table_sizes,
 )
-from tournaments.seating.search import _repair, _Tabu, _weights
+from tournaments.seating.search import _first_seating, _repair, _Tabu, _weights
 
 # --- One round --------------------------------------------------------------------------
 
@@ -199,6 +204,7 @@ def seat_round(
     sit_outs_so_far: Mapping[Player, int] | None = None,
     dealer_counts: Mapping[Player, int] | None = None,
     seed: int | Sequence[int] = 0,
+    later: int = 1,
 ) -> RoundSeating:
     """Seat one round.
 
@@ -216,10 +222,13 @@ def seat_round(
         sit_outs_so_far: rounds each player has sat out (default none).
         dealer_counts: first-dealer turns each player has had (default none).
         seed: any int or sequence of ints; the same seed and input give the same seating.
+        later: swiss only: how many later rounds the round must leave seatable without a
+            repeat where it can (the rounds still to play; default 1).
 
     Returns:
         The tables (largest first; for swiss, the top of the standings first), each in seat order
-        from its first dealer, and the players sitting out.
+        from its first dealer, and the players sitting out; for swiss, ``proven`` says whether
+        the round's repeat meetings are proven the fewest possible.
 
     Raises:
         SeatingError: ``too_few_players`` (fewer players than the smallest table), ``bad_sizes``,
@@ -227,7 +236,8 @@ def seat_round(
 
     The rules: :func:`table_sizes` decides the tables and how many sit out; the sit-outs are the
     players with the fewest sit-outs so far, among equals the lowest in the standings (without
-    standings, an order drawn from the seed); then the method's search (module docstring).
+    standings, an order drawn from the seed); then the method's search (module docstring;
+    swiss: :mod:`tournaments.seating.swiss`, fewest repeats first, then the standings).
     """
     ps = _check_players(players)
     if method not in ("balanced", "swiss"):
@@ -243,6 +253,7 @@ def seat_round(
         sit_outs_so_far or {},
         dealer_counts or {},
         rng,
+        later=later,
     )
 
 
@@ -256,6 +267,7 @@ def _seat_one(
     dealer_counts: Mapping[Player, int],
     rng: Generator,
     lookahead: bool = True,
+    later: int = 1,
 ) -> RoundSeating:
     draw = rng.permutation(len(ps))
     tiebreak = {p: float(draw[i]) for i, p in enumerate(ps)}
@@ -263,7 +275,144 @@ def _seat_one(
     out = _choose_sit_outs(ps, split.sit_outs, sit_outs_so_far, rank, tiebreak)
     out_set = set(out)
     active = tuple(p for p in ps if p not in out_set)
-    priority = np.array([tiebreak[p] for p in active])
-    tab = _seat_local(split, meetings, active, method, rank or {}, priority, rng, lookahead)
+    proven: bool | None = None
+    tab = None
+    at_least = 0
+    if method == "swiss" and rank is not None:
+        tab, proven, at_least = _swiss_tab(
+            ps, meetings, split, active, rank, sit_outs_so_far, later, rng
+        )
+    if tab is None:
+        priority = np.array([tiebreak[p] for p in active])
+        tab = _seat_local(split, meetings, active, method, rank or {}, priority, rng, lookahead)
+        if method == "swiss":  # the fallback: proven only if it meets what the search proved
+            local = _local_counts(meetings, active)[0]
+            repeats = int(((tab[:, None] == tab[None, :]) & (local > 0)).sum()) // 2
+            proven = repeats <= at_least
     tables = _dealt_tables(active, tab, len(split.tables), dealer_counts, tiebreak)
-    return RoundSeating(tables, tuple(p for p in ps if p in out_set))
+    return RoundSeating(tables, tuple(p for p in ps if p in out_set), proven)
+
+
+def _met_masks(meetings: Meetings, order: Sequence[Player]) -> tuple[list[int], list[int]]:
+    """Per player of ``order``: the bit mask (bit ``j``: ``order[j]``) of who they have met,
+    and the opponents faced so far."""
+    n = len(order)
+    idx = np.array([meetings.index.get(p, -1) for p in order], dtype=np.intp)
+    known = np.flatnonzero(idx >= 0)
+    met_any = meetings.counts > 0
+    if known.size == n:
+        met = met_any[idx][:, idx]
+    else:
+        met = np.zeros((n, n), dtype=bool)
+        met[np.ix_(known, known)] = met_any[np.ix_(idx[known], idx[known])]
+    packed = np.packbits(met, axis=1, bitorder="little")
+    masks = [int.from_bytes(row.tobytes(), "little") for row in packed]
+    faced = np.zeros(n, dtype=np.int64)
+    faced[known] = meetings.faced[idx[known]]
+    return masks, faced.tolist()
+
+
+def _swiss_tab(
+    ps: tuple[Player, ...],
+    meetings: Meetings,
+    split: Split,
+    active: tuple[Player, ...],
+    rank: dict[Player, int],
+    sit_outs_so_far: Mapping[Player, int],
+    later: int,
+    rng: Generator,
+) -> tuple[np.ndarray | None, bool, int]:
+    """A swiss round by the exact search (:func:`tournaments.seating.swiss.seat_round`): the
+    table of each of ``active`` (tables numbered from the top), or None when the search ran out
+    of budget first (then the caller falls back); whether its repeats are proven fewest; and
+    the fewest repeats the search proved any seating needs.
+
+    The look-ahead rounds (``later`` of them; none above ``DENSE_MAX`` players) seat the
+    players who would sit out then by the same rule, with the same standings.
+    """
+    order = sorted(ps, key=lambda p: rank[p])
+    pos = {p: i for i, p in enumerate(order)}
+    met, faced = _met_masks(meetings, order)
+
+    def mask(players: Iterable[Player]) -> int:
+        out = 0
+        for p in players:
+            out |= 1 << pos[p]
+        return out
+
+    # a later round that no schedule can seat without a repeat (LB > 0) is not looked for
+    while later and lower_bound(len(ps), [split] * (later + 1)) > 0:
+        later -= 1
+    rounds = [swiss_method.Round(mask(active), split.tables)]
+    sat = Counter(sit_outs_so_far)
+    seated = set(active)
+    out = [p for p in ps if p not in seated]
+    no_tiebreak = {p: 0.0 for p in ps}
+    for _ in range(later if len(active) <= DENSE_MAX else 0):
+        sat.update(out)
+        out = list(_choose_sit_outs(ps, split.sit_outs, sat, rank, no_tiebreak))
+        sitting = set(out)
+        rounds.append(swiss_method.Round(mask(p for p in ps if p not in sitting), split.tables))
+    found = swiss_method.seat_round(met, faced, rounds)
+    if found.tables is None:
+        return None, False, found.at_least
+    local = {p: i for i, p in enumerate(active)}
+    n = len(active)
+    unmet = (
+        n * (n - 1) // 2
+        - sum((met[i] & rounds[0].active).bit_count() for i in _positions(rounds[0].active)) // 2
+    )
+    tight = (later + 1) * split.pairs >= _SWISS_TIGHT * unmet  # a design, or nearly
+    if found.ahead < later and split.sit_outs == 0 and n <= _LOOKAHEAD_MAX and tight:
+        # the exact look-ahead gave up: the plan method's search may still find later rounds
+        ahead = _tabu_ahead(meetings, split, active, later, rng)
+        fresh = unmet == n * (n - 1) // 2 and len({faced[pos[p]] for p in active}) == 1
+        if ahead is not None and not fresh:
+            best = {p: min(rank[q] for q in active if ahead[local[q]] == ahead[local[p]])
+                    for p in active}  # fmt: skip
+            tops = sorted(set(best.values()))
+            return np.array([tops.index(best[p]) for p in active], dtype=np.int64), True, 0
+        # fresh (nobody has met, all alike): every seating of this round is the same up to
+        # renaming the players, so the rule's first one also has the continuation found
+    tab = np.empty(len(active), dtype=np.int64)
+    for t, members in enumerate(found.tables):
+        for j in members:
+            tab[local[order[j]]] = t
+    return tab, found.proven, found.at_least
+
+
+def _positions(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def _tabu_ahead(
+    meetings: Meetings,
+    split: Split,
+    active: tuple[Player, ...],
+    later: int,
+    rng: Generator,
+) -> np.ndarray | None:
+    """This round and ``later`` more with the same players, none repeating a meeting, found by
+    the tabu search of the ``plan`` method (which finds designs such as Kirkman's schoolgirls
+    that the depth-first search does not reach in its budget): this round's table of each of
+    ``active``, or None when it found no such schedule."""
+    n = len(active)
+    local, faced = _local_counts(meetings, active)
+    rounds = later + 1
+    tabs = np.stack([_first_seating(split, faced, rng.permutation(n)) for _ in range(rounds)])
+    values = np.asarray(split.tables, dtype=np.int64) - 1
+    search = _Tabu(
+        local,
+        tabs,
+        [values] * rounds,
+        _weights("excess"),
+        rng,
+        faced=faced,
+        fair=len(set(split.tables)) > 1,
+    )
+    floor = search.floor()
+    best = search.run(iterations=_SWISS_TABU_STEPS, target=floor, patience=_PLAN_PATIENCE)
+    if search.cost > floor + 1e-9:
+        return None
+    first: np.ndarray = best[0]
+    return first

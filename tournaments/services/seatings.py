@@ -278,6 +278,7 @@ def _seating_for(
             sit_outs_so_far=sit_outs,
             dealer_counts=dealers,
             seed=[tournament.seed, number],
+            later=max(0, tournament.round_count - number),  # swiss: keep later rounds seatable
         )
     except seating.SeatingError as exc:
         raise TournamentError.because(exc.code, exc) from exc

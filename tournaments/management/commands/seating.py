@@ -4,7 +4,9 @@
     manage.py seating plan --players 16 --sizes 4 --rounds 5 --method plan --json
 
 Players are numbered 1..N. A dry run has no results, so ``swiss`` uses the players' numbers as
-the standings (1 on top) in every round. The seating itself is ``tournaments.seating``.
+the standings (1 on top) in every round, and looks ahead over every round of the plan. With
+``--json``, ``proven`` says per round whether its repeats are proven the fewest (swiss; null for
+the other methods). The seating itself is ``tournaments.seating``.
 """
 
 from __future__ import annotations
@@ -98,6 +100,7 @@ class Command(BaseCommand):
                         "excess": plan.excess,
                         "bound": plan.bound,
                         "ms_per_round": ms,
+                        "proven": [r.proven for r in plan.rounds],
                     }
                 )
             )
@@ -112,4 +115,10 @@ class Command(BaseCommand):
             f"method {plan.method}, seed {options['seed']}; "
             f"ms per round: {', '.join(f'{m:.1f}' for m in ms)}"
         )
+        unproven = [str(i) for i, r in enumerate(plan.rounds, start=1) if r.proven is False]
+        if unproven:
+            self.stdout.write(
+                f"Swiss: the fewest repeats is not proven for round {', '.join(unproven)} "
+                "(the search stopped at its limit; fewer may exist)."
+            )
         self.stdout.write("The first player listed at each table deals first.")
