@@ -5,15 +5,21 @@ tournament's audit (:func:`tournament_audit`).
 The rules live in the pure ``tournaments.standings``; this module reads what they need from the
 database (the registrations; the seat results, each seat's aggregate over its game's current
 hands, which ``services.game_changed`` materialises in ``models.SeatResult`` whenever a game's
-hands change) and keeps the rows in Django's cache under a key naming the tournament and its
-``results_version``, which the services bump with every change to a result: a new version is a
-cache miss, so a stale ranking is never served for the current version.
+hands change) and keeps the computed rows in Django's cache under a key that covers everything
+they are computed from (issue 14, "Caches and ETags"): the tournament's settings and
+``results_version``, which the services bump in the transaction that rewrites its seat
+results (their only writer), and a digest of the registrations as read at every call (the
+players' names, late entries, withdrawals, where each table stands in the round in play), so
+that a name changed anywhere (the admin, a migration, a shell) is a cache miss, never a stale
+row. The registrations are one cheap query; the seat results and the computation, the
+expensive part, are what the cache saves.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -47,7 +53,7 @@ from tournaments.standings import (
 #: never read again and simply expire.
 STANDINGS_CACHE_SECONDS = 24 * 60 * 60
 #: Part of the cache key: bump it when the cached rows change shape (a deploy then misses).
-STANDINGS_CACHE_FORMAT = 2
+STANDINGS_CACHE_FORMAT = 3
 
 TiebreakColumn = games.TiebreakColumn
 """A tie-break column: its key (``TieBreak.key``), its title and a one-line explanation (both
@@ -66,6 +72,9 @@ class Standings:
     rounds_complete: int
     rows: tuple[StandingRow, ...]
     tiebreaks: tuple[TiebreakColumn, ...]
+    #: The cache key the rows were computed for (:func:`standings_cache_key`): it names
+    #: everything they are computed from, so it stands for them (``ops.etags``).
+    content_key: str = ""
 
 
 @dataclass(frozen=True)
@@ -123,13 +132,16 @@ def round_tables(rnd: Round) -> list[RoundTable]:
 
 
 def standings(tournament: Tournament) -> Standings:
-    """The standings of ``tournament`` for its ``results_version``, from the cache or computed.
+    """The standings of ``tournament`` for its ``results_version`` and its registrations as
+    they are now, from the cache or computed.
 
-    A cache hit makes no query; a miss makes exactly two (the registrations with their player
-    names; the tournament's materialised seat results) and caches the rows. ``tournament`` is
-    used as given (its ``kind``, ``basis``, ``missed_round_score``, ``results_version``,
-    ``rounds_complete`` and ``created_at`` loaded): a caller holding an older copy gets the
-    standings of that copy's version, or newer ones. The rules: ``tournaments.standings``.
+    Every call reads the registrations (one query: names, entries, withdrawals, where each
+    table stands in the round in play); a cache hit makes no other query; a miss also reads
+    the tournament's materialised seat results (one query) and caches the rows under
+    :func:`standings_cache_key`. ``tournament`` is used as given (its ``kind``, ``basis``,
+    ``missed_round_score``, ``results_version``, ``rounds_complete`` and ``created_at``
+    loaded): a caller holding an older copy gets the standings of that copy's version, or
+    newer ones. The rules: ``tournaments.standings``.
 
     A cache that is down (Redis stopped) is a miss, and a write to it does nothing: the
     standings are computed from the database and the error logged (``django_redis`` with
@@ -138,18 +150,20 @@ def standings(tournament: Tournament) -> Standings:
     Errors: ``ValueError`` from ``compute_standings`` for settings it refuses (``zero`` missed
     rounds with Rook totals).
     """
-    key = standings_cache_key(tournament)
     with _collector_paused():
+        entries = _entries(tournament)
+        key = standings_cache_key(tournament, entries)
         rows = cache.get(key)
         if rows is None:
-            rows = _rows(tournament)
+            rows = _rows(tournament, entries)
             cache.set(key, rows, STANDINGS_CACHE_SECONDS)
-    return _standings(tournament, rows)
+    return _standings(tournament, rows, key)
 
 
 def standings_recompute(tournament_id: int) -> Standings | None:
     """Compute the standings of tournament ``tournament_id`` for its current results version
-    and cache them (replacing what the cache held for that version): three queries.
+    and registrations and cache them (replacing what the cache held under that key): three
+    queries.
 
     For the refresh task, after commit. Safe to run twice or concurrently: the same results
     give the same rows under the same key. Returns the standings, or ``None`` when the
@@ -169,9 +183,11 @@ def standings_recompute(tournament_id: int) -> Standings | None:
     except Tournament.DoesNotExist:
         return None
     with _collector_paused():
-        rows = _rows(tournament)
-        cache.set(standings_cache_key(tournament), rows, STANDINGS_CACHE_SECONDS)
-    return _standings(tournament, rows)
+        entries = _entries(tournament)
+        rows = _rows(tournament, entries)
+        key = standings_cache_key(tournament, entries)
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    return _standings(tournament, rows, key)
 
 
 @contextlib.contextmanager
@@ -194,16 +210,19 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def standings_cache_key(tournament: Tournament) -> str:
-    """The cache key of ``tournament``'s standings: its id and results version, what else on
-    the row the rows depend on (rounds complete, basis, missed round score), and its creation
-    time, so that an id used again (SQLite reuses the ids of rolled-back rows: tests) never
-    finds another tournament's standings."""
+def standings_cache_key(tournament: Tournament, entries: list[Entry]) -> str:
+    """The cache key of ``tournament``'s standings computed from ``entries`` (its
+    registrations as read now, :func:`_entries`): its id and results version, what else on
+    the row the rows depend on (rounds complete, basis, missed round score, game), its
+    creation time, so that an id used again (SQLite reuses the ids of rolled-back rows:
+    tests) never finds another tournament's standings, and a digest of ``entries`` (every
+    field the computation reads of them, the names included)."""
+    digest = hashlib.blake2b(repr(entries).encode(), digest_size=16).hexdigest()
     return (
         f"tournaments:standings:{STANDINGS_CACHE_FORMAT}:{tournament.pk}:"
         f"{tournament.results_version}:{tournament.rounds_complete}:"
-        f"{tournament.basis}:{tournament.missed_round_score}:"
-        f"{tournament.created_at.timestamp() if tournament.created_at else ''}"
+        f"{tournament.basis}:{tournament.missed_round_score}:{tournament.kind}:"
+        f"{tournament.created_at.timestamp() if tournament.created_at else ''}:{digest}"
     )
 
 
@@ -299,9 +318,8 @@ def _entries(tournament: Tournament) -> list[Entry]:
     return [Entry(*row) for row in _entries_query(tournament.pk)]
 
 
-def _rows(tournament: Tournament) -> tuple[StandingRow, ...]:
-    """Two queries, then the pure computation."""
-    entries = _entries(tournament)
+def _rows(tournament: Tournament, entries: list[Entry]) -> tuple[StandingRow, ...]:
+    """The seat results (one query), then the pure computation."""
     results = _results(tournament.pk, str(tournament.kind))
     return tuple(
         compute_standings(
@@ -315,7 +333,7 @@ def _rows(tournament: Tournament) -> tuple[StandingRow, ...]:
     )
 
 
-def _standings(tournament: Tournament, rows: tuple[StandingRow, ...]) -> Standings:
+def _standings(tournament: Tournament, rows: tuple[StandingRow, ...], key: str) -> Standings:
     columns = games.adapter_for(tournament.kind).tiebreak_columns()
     return Standings(
         tournament_id=tournament.pk,
@@ -323,6 +341,7 @@ def _standings(tournament: Tournament, rows: tuple[StandingRow, ...]) -> Standin
         rounds_complete=tournament.rounds_complete,
         rows=rows,
         tiebreaks=columns,
+        content_key=key,
     )
 
 
