@@ -8,11 +8,12 @@ hands, which ``services.game_changed`` materialises in ``models.SeatResult`` whe
 hands change) and keeps the computed rows in Django's cache under a key that covers everything
 they are computed from (issue 14, "Caches and ETags"): the tournament's settings and
 ``results_version``, which the services bump in the transaction that rewrites its seat
-results (their only writer), and a digest of the registrations as read at every call (the
-players' names, late entries, withdrawals, where each table stands in the round in play), so
-that a name changed anywhere (the admin, a migration, a shell) is a cache miss, never a stale
-row. The registrations are one cheap query; the seat results and the computation, the
-expensive part, are what the cache saves.
+results and with every change to where a table stands in the round in play (both derived
+from the hands, whose only writers are the services), and a digest of the registrations and
+their players' names as read at every call (one cheap query, :func:`_registrations_key`), so
+that a name, a late entry or a withdrawal changed anywhere (the admin, a migration, a shell)
+is a cache miss, never a stale row. The seat results and the computation, the expensive part,
+are what the cache saves.
 """
 
 from __future__ import annotations
@@ -135,12 +136,12 @@ def standings(tournament: Tournament) -> Standings:
     """The standings of ``tournament`` for its ``results_version`` and its registrations as
     they are now, from the cache or computed.
 
-    Every call reads the registrations (one query: names, entries, withdrawals, where each
-    table stands in the round in play); a cache hit makes no other query; a miss also reads
-    the tournament's materialised seat results (one query) and caches the rows under
-    :func:`standings_cache_key`. ``tournament`` is used as given (its ``kind``, ``basis``,
-    ``missed_round_score``, ``results_version``, ``rounds_complete`` and ``created_at``
-    loaded): a caller holding an older copy gets the standings of that copy's version, or
+    Every call reads the registrations' names, first rounds and withdrawals (one simple query,
+    :func:`_registrations_key`); a cache hit makes no other query; a miss reads the
+    registrations with where their tables stand and the tournament's materialised seat results
+    (two queries) and caches the rows under :func:`standings_cache_key`. ``tournament`` is
+    used as given (its ``kind``, ``basis``, ``missed_round_score``, ``results_version``,
+    ``rounds_complete`` and ``created_at`` loaded): a caller holding an older copy gets the standings of that copy's version, or
     newer ones. The rules: ``tournaments.standings``.
 
     A cache that is down (Redis stopped) is a miss, and a write to it does nothing: the
@@ -151,18 +152,17 @@ def standings(tournament: Tournament) -> Standings:
     rounds with Rook totals).
     """
     with _collector_paused():
-        entries = _entries(tournament)
-        key = standings_cache_key(tournament, entries)
+        key = standings_cache_key(tournament, _registrations_key(tournament.pk))
         rows = cache.get(key)
         if rows is None:
-            rows = _rows(tournament, entries)
+            rows = _rows(tournament, _entries(tournament))
             cache.set(key, rows, STANDINGS_CACHE_SECONDS)
     return _standings(tournament, rows, key)
 
 
 def standings_recompute(tournament_id: int) -> Standings | None:
     """Compute the standings of tournament ``tournament_id`` for its current results version
-    and registrations and cache them (replacing what the cache held under that key): three
+    and registrations and cache them (replacing what the cache held under that key): four
     queries.
 
     For the refresh task, after commit. Safe to run twice or concurrently: the same results
@@ -183,9 +183,8 @@ def standings_recompute(tournament_id: int) -> Standings | None:
     except Tournament.DoesNotExist:
         return None
     with _collector_paused():
-        entries = _entries(tournament)
-        rows = _rows(tournament, entries)
-        key = standings_cache_key(tournament, entries)
+        key = standings_cache_key(tournament, _registrations_key(tournament.pk))
+        rows = _rows(tournament, _entries(tournament))
         cache.set(key, rows, STANDINGS_CACHE_SECONDS)
     return _standings(tournament, rows, key)
 
@@ -210,19 +209,17 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def standings_cache_key(tournament: Tournament, entries: list[Entry]) -> str:
-    """The cache key of ``tournament``'s standings computed from ``entries`` (its
-    registrations as read now, :func:`_entries`): its id and results version, what else on
+def standings_cache_key(tournament: Tournament, registrations: str) -> str:
+    """The cache key of ``tournament``'s standings: its id and results version, what else on
     the row the rows depend on (rounds complete, basis, missed round score, game), its
     creation time, so that an id used again (SQLite reuses the ids of rolled-back rows:
-    tests) never finds another tournament's standings, and a digest of ``entries`` (every
-    field the computation reads of them, the names included)."""
-    digest = hashlib.blake2b(repr(entries).encode(), digest_size=16).hexdigest()
+    tests) never finds another tournament's standings, and ``registrations``, the digest of
+    its registrations as read now (:func:`_registrations_key`: the names included)."""
     return (
         f"tournaments:standings:{STANDINGS_CACHE_FORMAT}:{tournament.pk}:"
         f"{tournament.results_version}:{tournament.rounds_complete}:"
         f"{tournament.basis}:{tournament.missed_round_score}:{tournament.kind}:"
-        f"{tournament.created_at.timestamp() if tournament.created_at else ''}:{digest}"
+        f"{tournament.created_at.timestamp() if tournament.created_at else ''}:{registrations}"
     )
 
 
@@ -311,6 +308,18 @@ def _results(tournament_id: int, kind: str) -> SeatColumns:
     rows = list(_results_query(tournament_id, fields))
     columns = zip(*rows, strict=True) if rows else [()] * len(fields)
     return SeatColumns(**dict(zip(fields, columns, strict=True)))
+
+
+def _registrations_key(tournament_id: int) -> str:
+    """A digest of what the standings read of the tournament's registrations other than
+    where their tables stand (that moves ``results_version``): each registration's id,
+    player, player's name, first round and withdrawal, in id order (one query)."""
+    rows = (
+        Registration.objects.filter(tournament_id=tournament_id)
+        .order_by("pk")
+        .values_list("pk", "player_id", "player__name", "from_round", "withdrawn_after")
+    )
+    return hashlib.blake2b(repr(list(rows)).encode(), digest_size=16).hexdigest()
 
 
 def _entries(tournament: Tournament) -> list[Entry]:
