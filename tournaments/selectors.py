@@ -141,8 +141,8 @@ def standings(tournament: Tournament) -> Standings:
     registrations with where their tables stand and the tournament's materialised seat results
     (two queries) and caches the rows under :func:`standings_cache_key`. ``tournament`` is
     used as given (its ``kind``, ``basis``, ``missed_round_score``, ``results_version``,
-    ``rounds_complete`` and ``created_at`` loaded): a caller holding an older copy gets the standings of that copy's version, or
-    newer ones. The rules: ``tournaments.standings``.
+    ``rounds_complete`` and ``created_at`` loaded): a caller holding an older copy gets the
+    standings of that copy's version, or newer ones. The rules: ``tournaments.standings``.
 
     A cache that is down (Redis stopped) is a miss, and a write to it does nothing: the
     standings are computed from the database and the error logged (``django_redis`` with
