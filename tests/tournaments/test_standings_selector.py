@@ -1,7 +1,8 @@
 """``tournaments.selectors.standings``: the rows equal the pure computation over the entered
 results (current hands only, substitutes counting for nobody), in at most three queries on a
 cache miss and one on a hit (the registrations' names, part of the key: issue 14), also for
-1,000 players x 10 rounds; a new results version, or a player renamed, misses the cache. The seat results it reads are materialised by ``services.seat_results_write``, which
+1,000 players x 10 rounds; a new results version, or a player renamed, misses the cache. The
+seat results it reads are materialised by ``services.seat_results_write``, which
 ``services.game_changed`` calls whenever a game's hands change: a hand recorded, corrected or
 voided through the scoring services rewrites them and changes the standings."""
 
