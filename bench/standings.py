@@ -425,6 +425,9 @@ class Case:
     hits: dict[str, list[float]] = field(default_factory=dict)
     cpu: dict[str, float] = field(default_factory=dict)  # ms per recomputation
     hit_cpu: float = 0.0  # ms of this process per local-memory hit
+    # The public standings poll (the fragment, through Django's test client): "304" with the
+    # ETag it answered, "200" without; wall ms per request (the standings from the cache).
+    polls: dict[str, list[float]] = field(default_factory=dict)
     pickled_bytes: int = 0
 
 
@@ -481,7 +484,7 @@ def measure(case: Case, *, runs: int, hit_runs: int, redis_ok: bool) -> None:
         )
 
     rows = compute()
-    key = selectors.standings_cache_key(t)
+    key = selectors.standings_cache_key(t, selectors._registrations_key(t.pk))
     few = max(3, runs // 4)
     game_id, round_number = Table.objects.filter(round__tournament=t).values_list(
         "game_id", "round__number"
@@ -525,7 +528,34 @@ def measure(case: Case, *, runs: int, hit_runs: int, redis_ok: bool) -> None:
                 selectors.standings(t)
                 case.hits["redis"] = timed(lambda: selectors.standings(t), hit_runs)
             finally:
-                cache.delete(selectors.standings_cache_key(t))
+                cache.delete(selectors.standings_cache_key(t, selectors._registrations_key(t.pk)))
+
+    # The public standings poll (issue 14: its ETag covers everything the fragment shows).
+    case.polls = poll_times(t.pk, max(5, hit_runs // 4))
+
+
+def poll_times(tournament_id: int, runs: int) -> dict[str, list[float]]:
+    """Wall ms of the public standings fragment (the poll of the standings page and the big
+    screen) through Django's test client: ``"304"``, asked with the ETag it answered (nothing
+    changed); ``"200"``, asked without (rendered and sent)."""
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client(HTTP_HOST="localhost")
+    url = reverse("tournaments:standings-fragment", args=[tournament_id])
+    first = client.get(url)
+    assert first.status_code == 200, first.status_code
+    etag = first["ETag"]
+
+    def not_modified() -> None:
+        response = client.get(url, HTTP_IF_NONE_MATCH=etag)
+        assert response.status_code == 304, response.status_code
+
+    def rendered() -> None:
+        response = client.get(url)
+        assert response.status_code == 200, response.status_code
+
+    return {"304": timed(not_modified, runs), "200": timed(rendered, runs)}
 
 
 def redis_reachable() -> bool:
@@ -584,6 +614,17 @@ def report(cases: list[Case], args: argparse.Namespace, load: tuple[float, ...])
         )
     out += [
         "",
+        "The public standings poll (the fragment through Django's test client, p50 / p95 ms): "
+        + "; ".join(
+            f"{c.name}: 304 {p50(c.polls['304']):.1f} / {p95(c.polls['304']):.1f}, "
+            f"200 {p50(c.polls['200']):.1f} / {p95(c.polls['200']):.1f}"
+            for c in cases
+            if c.polls
+        )
+        + ".",
+    ]
+    out += [
+        "",
         "CPU ms: per recomputation or hit, of this process and of the PostgreSQL backend, from "
         "/proc (less moved by other work on the machine than the wall times).",
         "",
@@ -619,11 +660,12 @@ def targets(cases: list[Case]) -> list[tuple[str, bool]]:
         )
         for what, value, target in checks
     ]
-    queries_ok = rook.queries_miss <= 2 and rook.queries_hit == 0
+    # Every call reads the registrations' names (issue 14: the cache key covers them).
+    queries_ok = rook.queries_miss <= 3 and rook.queries_hit <= 1
     out.append(
         (
             f"Rook queries: {rook.queries_miss} on a miss, {rook.queries_hit} on a hit "
-            "(target ≤ 2 and 0): " + ("met" if queries_ok else "MISSED"),
+            "(target ≤ 3 and ≤ 1): " + ("met" if queries_ok else "MISSED"),
             queries_ok,
         )
     )

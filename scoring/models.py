@@ -105,8 +105,8 @@ class Game(models.Model):
     # count and last round or hand of the schedule. Rebuilt from the hands in the tests.
     seating = models.JSONField(default=list, blank=True, editable=False)
     last_number = models.PositiveIntegerField(default=0, editable=False)
-    # Bumped by every change to the game's hands or their status: a phone's copy of the sheet
-    # is up to date while it holds this version (the table page's ETag).
+    # Bumped by every change to the game's hands or their status. Not the table page's ETag
+    # (issue 14: that is a digest of what the live region shows, ``ops.etags``).
     version = models.PositiveIntegerField(default=0, editable=False)
     current_hands = models.PositiveIntegerField(default=0, editable=False)
     last_sequence = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)

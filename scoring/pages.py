@@ -9,8 +9,9 @@ score and record it, the selectors read the sheet. With htmx a submission swaps 
 region in place; without it the form posts and the page reloads (303 after a write).
 
 Every phone at the table keeps its sheet up to date by polling :func:`live` (the "Next" facts
-and the sheet, never the form): an ETag from the game's version answers 304 while nothing
-changed.
+and the sheet, never the form): its ETag is the digest of the region as rendered
+(``ops.etags``: everything it shows, to this viewer, in this language), a 304 while nothing it
+shows changed.
 
 It stays one module (about 570 lines): every view serves the one audience of a table link and
 shares its lookup and page context (``_game``, ``_context``, ``_render_main``).
@@ -22,20 +23,18 @@ import io
 from typing import Any, cast
 
 import segno
-from django.http import Http404, HttpResponse, JsonResponse, QueryDict
+from django.http import Http404, HttpResponse, HttpResponseBase, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import (
-    condition,
     require_GET,
     require_http_methods,
     require_POST,
 )
 from django_htmx.http import HttpResponseClientRedirect
 
+from ops.etags import conditional_response, render_versioned
 from scoring import selectors, services
 from scoring.entry import (
     CardGrid,
@@ -197,7 +196,6 @@ def _context(
         else segno.make(link, error="m").svg_inline(scale=4, omitsize=True, title=_("Table link")),
         "settle": selectors.settle_up(game) if adapter.has_stakes and hands else None,
         "tournament": selectors.tournament_table_facts(game),
-        "version": _version(game.pk, request),
         "poll": POLL_SECONDS,
         "entry_data": {
             "copies": grid.copies,
@@ -219,53 +217,47 @@ def _render_main(
 ) -> HttpResponse:
     """The table's main region for htmx, the whole page otherwise."""
     template = "scoring/_table_main.html" if request.htmx else "scoring/table.html"
-    context = _context(request, game, form, recorded=recorded)
+    context = _with_live(request, _context(request, game, form, recorded=recorded))
     return render(request, template, context, status=status)
+
+
+#: The live region's parts, in page order: the "Next" facts and the score sheet.
+LIVE_PARTS = ("scoring/_next_panel.html", "scoring/_live_sheet.html")
+
+
+def _with_live(request: HtmxHttpRequest, context: dict[str, Any]) -> dict[str, Any]:
+    """``context`` with the live region rendered (``live_next``, ``live_sheet``: HTML) and its
+    ``version``, the digest of what the region shows (``ops.etags.render_versioned``): the
+    same version :func:`live` answers as its ETag while nothing shown changed."""
+    (context["live_next"], context["live_sheet"]), context["version"] = render_versioned(
+        request, LIVE_PARTS, context
+    )
+    return context
 
 
 @require_GET
 def table(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The table page: the sheet with running totals, what comes next, and the entry form."""
-    return render(request, "scoring/table.html", _context(request, _game(key)))
+    context = _with_live(request, _context(request, _game(key)))
+    return render(request, "scoring/table.html", context)
 
 
 @require_GET
 def sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The table's main region alone (another phone at the table refreshes it)."""
-    return render(request, "scoring/_table_main.html", _context(request, _game(key)))
-
-
-def _version(game_id: int, request: HtmxHttpRequest | None = None) -> str | None:
-    """What the live region shows (``selectors.table_version``), in the language it is shown
-    in, to the seat this device chose (its Confirm and Dispute buttons are this seat's) and
-    to whoever is signed in; None for no such game."""
-    version = selectors.table_version(game_id)
-    if version is None:
-        return None
-    viewer = ""
-    if request is not None:
-        seat = request.session.get(SEATS_SESSION_KEY, {}).get(str(game_id), "")
-        viewer = f"-s{seat}-u{request.user.pk or ''}"
-    return f"{version}-{get_language()}{viewer}"
-
-
-def live_version(request: HtmxHttpRequest, key: str) -> str | None:
-    """The live region's ETag (:func:`_version`); None for an unknown key (the view then
-    answers 404)."""
-    game_id = Game.objects.filter(table_key=key).values_list("pk", flat=True).first()
-    return _version(game_id, request) if game_id is not None else None
+    context = _with_live(request, _context(request, _game(key)))
+    return render(request, "scoring/_table_main.html", context)
 
 
 @require_GET
-@condition(etag_func=live_version)
-def live(request: HtmxHttpRequest, key: str) -> HttpResponse:
+def live(request: HtmxHttpRequest, key: str) -> HttpResponseBase:
     """The table page's live region alone (the "Next" facts and the score sheet), which every
     phone at the table polls: 304 to a request whose ``If-None-Match`` names the version it
-    shows, so that nothing is sent while nothing changed. The entry form is never in it."""
-    response = render(request, "scoring/_live.html", _context(request, _game(key), live=True))
-    # Revalidate every time: the ETag answers 304 until a hand changes.
-    patch_cache_control(response, no_cache=True)
-    return response
+    shows, so that nothing is sent while nothing it shows changed (the version: the digest
+    of the region as rendered, ``ops.etags``). The entry form is never in it."""
+    context = _with_live(request, _context(request, _game(key), live=True))
+    html = context["live_next"] + "\n" + context["live_sheet"]
+    return conditional_response(request, html, context["version"])
 
 
 @require_POST

@@ -239,16 +239,6 @@ def hand_history(game: Game, number: int) -> list[Hand]:
     )
 
 
-def table_version(game_id: int) -> str | None:
-    """What the table page's live region (the "Next" facts and the score sheet) shows, as one
-    cheap string, or None for no such game: the game's ``version``, which every write to the
-    game bumps (a hand entered, corrected, voided, restored, confirmed, disputed or resolved;
-    the game opened or finished). The table page's ETag (``scoring.pages.live``): a poll
-    while it is unchanged is a 304. One indexed read of one column."""
-    version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
-    return None if version is None else f"table-{game_id}-{version}"
-
-
 def tournament_table_facts(game: Game) -> dict[str, Any] | None:
     """Where a tournament's table plays, or None for a casual game: ``{"tournament"
     (the event's name), "tournament_id", "round" (its number), "table" (the table's number),

@@ -5,15 +5,22 @@ tournament's audit (:func:`tournament_audit`).
 The rules live in the pure ``tournaments.standings``; this module reads what they need from the
 database (the registrations; the seat results, each seat's aggregate over its game's current
 hands, which ``services.game_changed`` materialises in ``models.SeatResult`` whenever a game's
-hands change) and keeps the rows in Django's cache under a key naming the tournament and its
-``results_version``, which the services bump with every change to a result: a new version is a
-cache miss, so a stale ranking is never served for the current version.
+hands change) and keeps the computed rows in Django's cache under a key that covers everything
+they are computed from (issue 14, "Caches and ETags"): the tournament's settings and
+``results_version``, which the services bump in the transaction that rewrites its seat
+results and with every change to where a table stands in the round in play (both derived
+from the hands, whose only writers are the services), and a digest of the registrations and
+their players' names as read at every call (one cheap query, :func:`_registrations_key`), so
+that a name, a late entry or a withdrawal changed anywhere (the admin, a migration, a shell)
+is a cache miss, never a stale row. The seat results and the computation, the expensive part,
+are what the cache saves.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -47,7 +54,7 @@ from tournaments.standings import (
 #: never read again and simply expire.
 STANDINGS_CACHE_SECONDS = 24 * 60 * 60
 #: Part of the cache key: bump it when the cached rows change shape (a deploy then misses).
-STANDINGS_CACHE_FORMAT = 2
+STANDINGS_CACHE_FORMAT = 3
 
 TiebreakColumn = games.TiebreakColumn
 """A tie-break column: its key (``TieBreak.key``), its title and a one-line explanation (both
@@ -66,6 +73,9 @@ class Standings:
     rounds_complete: int
     rows: tuple[StandingRow, ...]
     tiebreaks: tuple[TiebreakColumn, ...]
+    #: The cache key the rows were computed for (:func:`standings_cache_key`): it names
+    #: everything they are computed from, so it stands for them (``ops.etags``).
+    content_key: str = ""
 
 
 @dataclass(frozen=True)
@@ -123,10 +133,13 @@ def round_tables(rnd: Round) -> list[RoundTable]:
 
 
 def standings(tournament: Tournament) -> Standings:
-    """The standings of ``tournament`` for its ``results_version``, from the cache or computed.
+    """The standings of ``tournament`` for its ``results_version`` and its registrations as
+    they are now, from the cache or computed.
 
-    A cache hit makes no query; a miss makes exactly two (the registrations with their player
-    names; the tournament's materialised seat results) and caches the rows. ``tournament`` is
+    Every call reads the registrations' names, first rounds and withdrawals (one simple query,
+    :func:`_registrations_key`); a cache hit makes no other query; a miss reads the
+    registrations with where their tables stand and the tournament's materialised seat results
+    (two queries) and caches the rows under :func:`standings_cache_key`. ``tournament`` is
     used as given (its ``kind``, ``basis``, ``missed_round_score``, ``results_version``,
     ``rounds_complete`` and ``created_at`` loaded): a caller holding an older copy gets the
     standings of that copy's version, or newer ones. The rules: ``tournaments.standings``.
@@ -138,18 +151,19 @@ def standings(tournament: Tournament) -> Standings:
     Errors: ``ValueError`` from ``compute_standings`` for settings it refuses (``zero`` missed
     rounds with Rook totals).
     """
-    key = standings_cache_key(tournament)
     with _collector_paused():
+        key = standings_cache_key(tournament, _registrations_key(tournament.pk))
         rows = cache.get(key)
         if rows is None:
-            rows = _rows(tournament)
+            rows = _rows(tournament, _entries(tournament))
             cache.set(key, rows, STANDINGS_CACHE_SECONDS)
-    return _standings(tournament, rows)
+    return _standings(tournament, rows, key)
 
 
 def standings_recompute(tournament_id: int) -> Standings | None:
     """Compute the standings of tournament ``tournament_id`` for its current results version
-    and cache them (replacing what the cache held for that version): three queries.
+    and registrations and cache them (replacing what the cache held under that key): four
+    queries.
 
     For the refresh task, after commit. Safe to run twice or concurrently: the same results
     give the same rows under the same key. Returns the standings, or ``None`` when the
@@ -169,9 +183,10 @@ def standings_recompute(tournament_id: int) -> Standings | None:
     except Tournament.DoesNotExist:
         return None
     with _collector_paused():
-        rows = _rows(tournament)
-        cache.set(standings_cache_key(tournament), rows, STANDINGS_CACHE_SECONDS)
-    return _standings(tournament, rows)
+        key = standings_cache_key(tournament, _registrations_key(tournament.pk))
+        rows = _rows(tournament, _entries(tournament))
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    return _standings(tournament, rows, key)
 
 
 @contextlib.contextmanager
@@ -194,16 +209,17 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def standings_cache_key(tournament: Tournament) -> str:
+def standings_cache_key(tournament: Tournament, registrations: str) -> str:
     """The cache key of ``tournament``'s standings: its id and results version, what else on
-    the row the rows depend on (rounds complete, basis, missed round score), and its creation
-    time, so that an id used again (SQLite reuses the ids of rolled-back rows: tests) never
-    finds another tournament's standings."""
+    the row the rows depend on (rounds complete, basis, missed round score, game), its
+    creation time, so that an id used again (SQLite reuses the ids of rolled-back rows:
+    tests) never finds another tournament's standings, and ``registrations``, the digest of
+    its registrations as read now (:func:`_registrations_key`: the names included)."""
     return (
         f"tournaments:standings:{STANDINGS_CACHE_FORMAT}:{tournament.pk}:"
         f"{tournament.results_version}:{tournament.rounds_complete}:"
-        f"{tournament.basis}:{tournament.missed_round_score}:"
-        f"{tournament.created_at.timestamp() if tournament.created_at else ''}"
+        f"{tournament.basis}:{tournament.missed_round_score}:{tournament.kind}:"
+        f"{tournament.created_at.timestamp() if tournament.created_at else ''}:{registrations}"
     )
 
 
@@ -294,14 +310,25 @@ def _results(tournament_id: int, kind: str) -> SeatColumns:
     return SeatColumns(**dict(zip(fields, columns, strict=True)))
 
 
+def _registrations_key(tournament_id: int) -> str:
+    """A digest of what the standings read of the tournament's registrations other than
+    where their tables stand (that moves ``results_version``): each registration's id,
+    player, player's name, first round and withdrawal, in id order (one query)."""
+    rows = (
+        Registration.objects.filter(tournament_id=tournament_id)
+        .order_by("pk")
+        .values_list("pk", "player_id", "player__name", "from_round", "withdrawn_after")
+    )
+    return hashlib.blake2b(repr(list(rows)).encode(), digest_size=16).hexdigest()
+
+
 def _entries(tournament: Tournament) -> list[Entry]:
     """The tournament's registrations (one query)."""
     return [Entry(*row) for row in _entries_query(tournament.pk)]
 
 
-def _rows(tournament: Tournament) -> tuple[StandingRow, ...]:
-    """Two queries, then the pure computation."""
-    entries = _entries(tournament)
+def _rows(tournament: Tournament, entries: list[Entry]) -> tuple[StandingRow, ...]:
+    """The seat results (one query), then the pure computation."""
     results = _results(tournament.pk, str(tournament.kind))
     return tuple(
         compute_standings(
@@ -315,7 +342,7 @@ def _rows(tournament: Tournament) -> tuple[StandingRow, ...]:
     )
 
 
-def _standings(tournament: Tournament, rows: tuple[StandingRow, ...]) -> Standings:
+def _standings(tournament: Tournament, rows: tuple[StandingRow, ...], key: str) -> Standings:
     columns = games.adapter_for(tournament.kind).tiebreak_columns()
     return Standings(
         tournament_id=tournament.pk,
@@ -323,6 +350,7 @@ def _standings(tournament: Tournament, rows: tuple[StandingRow, ...]) -> Standin
         rounds_complete=tournament.rounds_complete,
         rows=rows,
         tiebreaks=columns,
+        content_key=key,
     )
 
 

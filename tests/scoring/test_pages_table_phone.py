@@ -9,9 +9,10 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.db.models import F
 from django.test import Client
 
-from scoring import selectors, services
+from scoring import services
 from scoring.models import Game, Hand
 from tests.factories import ClubFactory, MembershipFactory, sit
 from tests.scoring.test_pages_table import (
@@ -183,14 +184,24 @@ def test_the_live_region_changes_its_etag_with_every_write(client: Client, chang
         assert "✎2" in sheet
 
 
-def test_a_bump_of_the_game_version_alone_changes_the_etag(client: Client) -> None:
-    # Confirmations and disputes bump Game.version (issue 12): the poll must see them.
+def test_the_etag_is_what_the_region_shows_not_a_counter(client: Client) -> None:
+    # Issue 14: the ETag is a digest of the region as rendered; a bump of Game.version that
+    # changes nothing shown is still a 304, and a hand's status changed behind the services'
+    # back (no version bump) is a 200 that shows it.
     game = sit(client, tonk_game())
+    services.hand_record(
+        game=game, entry={"dealer": "Cy", "end": "tonk_out", "by": "Ana", "held": {}}
+    )
     before = client.get(url("live", game))
+    assert "Disputed" not in before.content.decode()
 
-    Game.objects.filter(pk=game.pk).update(version=game.version + 1)
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+    assert client.get(url("live", game), HTTP_IF_NONE_MATCH=etag_of(before)).status_code == 304
 
-    assert client.get(url("live", game), HTTP_IF_NONE_MATCH=etag_of(before)).status_code == 200
+    game.hands.update(status=Hand.Status.DISPUTED)
+    after = client.get(url("live", game), HTTP_IF_NONE_MATCH=etag_of(before))
+    assert after.status_code == 200
+    assert "Disputed" in after.content.decode()
 
 
 def test_the_table_page_carries_the_version_its_live_region_shows(client: Client) -> None:
@@ -209,10 +220,6 @@ def test_the_live_region_of_a_wrong_key_is_404(client: Client) -> None:
     game = sit(client, tonk_game())
 
     assert client.get(f"/t/not-{game.table_key}/live/").status_code == 404
-
-
-def test_table_version_is_none_for_no_such_game() -> None:
-    assert selectors.table_version(987654) is None
 
 
 # --- a conflict -------------------------------------------------------------------------------

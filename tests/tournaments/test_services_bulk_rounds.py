@@ -99,7 +99,9 @@ def test_seating_publishing_and_closing_make_as_many_queries_for_30_tables_as_fo
     for _number in (1, 2):  # round 2 is seated on round 1's history
         few, many = played_round(small), played_round(big)
         assert few == many, (few, many)
-        assert many["seat"] <= 18
+        # 19: the standings the seating reads take one query more on a miss (issue 14: the
+        # registrations' names, part of the cache key).
+        assert many["seat"] <= 19
         assert many["publish"] <= 10
         assert many["close"] <= 16
     assert big.round_set.get(number=2).tables.count() == 30
