@@ -140,9 +140,9 @@ RULE_MESSAGES: dict[str, Template] = {
     ),
     "missing_player": _("%(key)r must name %(player)s"),
     "player_count": _("%(title)s is played by %(min)s to %(max)s players, not %(count)s"),
-    "blank_name": _("a player's name cannot be blank"),
+    "blank_name": _("a name cannot be blank"),
     "duplicate_name": _("%(player)r and %(other)r are the same name"),
-    "name_too_long": _("a player's name has at most %(max)s characters"),
+    "name_too_long": _("a name has at most %(max)s characters"),
     "name_invisible": _(
         "the name %(player)r holds an invisible or direction-control character, %(char)s "
         "(character %(position)s): type the name without it"

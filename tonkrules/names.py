@@ -12,7 +12,12 @@ Reading a name (:func:`clean_name`):
    (its code point and Unicode name): format characters (category ``Cf``: U+200B..U+200F,
    U+202A..U+202E, U+2060..U+2069, U+FEFF, U+00AD soft hyphen, tag characters), controls
    (``Cc``: tabs and line breaks included), surrogates (``Cs``), private use (``Co``),
-   unassigned code points (``Cn``), and the line and paragraph separators (``Zl``, ``Zp``).
+   unassigned code points (``Cn``), the line and paragraph separators (``Zl``, ``Zp``), and
+   every other character Unicode says is drawn as nothing (its ``Default_Ignorable_Code_Point``
+   set: variation selectors U+FE00..U+FE0F and U+E0100.., the combining grapheme joiner
+   U+034F, the Mongolian selectors, the Khmer inherent vowels U+17B4/U+17B5, the Hangul
+   fillers U+115F, U+1160, U+3164, U+FFA0) and the blank Braille pattern U+2800, which
+   looks like a space but is not one.
    One exception, for the scripts of South Asia (Devanagari, Bengali and Assamese, Gurmukhi,
    Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam, Sinhala: U+0900..U+0DFF), whose
    spelling may need a joiner: a ZERO WIDTH NON-JOINER (U+200C) or ZERO WIDTH JOINER
@@ -61,6 +66,40 @@ MAX_NAME_LENGTH = 80
 #: controls, surrogates, private use, unassigned, line and paragraph separators.
 _REFUSED_CATEGORIES = frozenset({"Cf", "Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
 
+#: Characters drawn as nothing whatever their category: Unicode's
+#: ``Default_Ignorable_Code_Point`` property (DerivedCoreProperties.txt, stable since
+#: Unicode 4), which Python's ``unicodedata`` does not expose, and the blank Braille pattern.
+_INVISIBLE_RANGES = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x2800, 0x2800),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+
+
+def _invisible(char: str) -> bool:
+    """Whether ``char`` is drawn as nothing or steers the text's direction: a refused
+    category, or one of :data:`_INVISIBLE_RANGES`."""
+    if unicodedata.category(char) in _REFUSED_CATEGORIES:
+        return True
+    point = ord(char)
+    return any(low <= point <= high for low, high in _INVISIBLE_RANGES)
+
+
 _JOINERS = frozenset({"\u200c", "\u200d"})
 
 #: The South Asian (Brahmic) script blocks whose spelling may hold a joiner between letters.
@@ -91,9 +130,7 @@ def _verify_visible(text: str, nfc: str) -> None:
     """Refuse an invisible or direction-control character of ``nfc`` (``text`` as NFC),
     naming ``text`` (as typed), the character and its 1-based position."""
     for i, char in enumerate(nfc):
-        if unicodedata.category(char) in _REFUSED_CATEGORIES and not (
-            char in _JOINERS and _joiner_allowed(nfc, i)
-        ):
+        if _invisible(char) and not (char in _JOINERS and _joiner_allowed(nfc, i)):
             raise PlayerError(
                 "name_invisible",
                 player=text,

@@ -59,6 +59,15 @@ INVISIBLE = {
     "private-use": ("Ana\ue000", "U+E000"),
     "tag-character": ("Ana\U000e0041", "U+E0041"),
     "unassigned": ("Ana\u0378", "U+0378"),
+    # drawn as nothing although not format characters (Default_Ignorable_Code_Point)
+    "variation-selector-16": ("Ana\ufe0f", "U+FE0F"),
+    "variation-selector-supplement": ("Ana\U000e0100", "U+E0100"),
+    "combining-grapheme-joiner": ("An\u034fa", "U+034F"),
+    "mongolian-selector": ("Ana\u180b", "U+180B"),
+    "khmer-inherent-vowel": ("Ana\u17b4", "U+17B4"),
+    "hangul-filler-alone": ("\u3164", "U+3164"),
+    "halfwidth-hangul-filler": ("Ana\uffa0", "U+FFA0"),
+    "blank-braille-pattern": ("Ana\u2800", "U+2800"),
 }
 
 #: Names that are "José" by the key: the duplicate of a seat or a club player.
