@@ -126,19 +126,21 @@ class TournamentListApi(TournamentApiView):
         rounds = serializers.IntegerField(required=False)
         sizes = serializers.ListField(child=serializers.IntegerField(), required=False)
         prefer = serializers.IntegerField(required=False)
-        method = serializers.CharField(required=False)
+        # Fixed values are read exactly (no trimming): the service's choice is the one rule.
+        method = serializers.CharField(required=False, trim_whitespace=False)
         hands_per_round = serializers.IntegerField(required=False)
         time_zone = serializers.CharField(
             required=False,
+            trim_whitespace=False,
             help_text="The tournament's time zone, a name of the IANA database "
             "(America/Chicago); the times of this request without an offset are read in it. "
             "UTC when left out.",
         )
         starts_at = LocalDateTimeField(required=False, allow_null=True)
         minutes_per_round = serializers.IntegerField(required=False, allow_null=True)
-        missed_round_score = serializers.CharField(required=False)
-        basis = serializers.CharField(required=False)
-        confirmation = serializers.CharField(required=False)
+        missed_round_score = serializers.CharField(required=False, trim_whitespace=False)
+        basis = serializers.CharField(required=False, trim_whitespace=False)
+        confirmation = serializers.CharField(required=False, trim_whitespace=False)
         seed = serializers.IntegerField(required=False)
 
     @extend_schema(responses={200: TournamentOut(many=True), **errors(*READ_ERRORS)})

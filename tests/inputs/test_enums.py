@@ -274,6 +274,55 @@ def test_the_api_tournament_start_refuses(
     refused(response, path[-1], code="bad_options")
 
 
+# --- the API's own fixed-value fields: read exactly, as the format's are ----------------------
+
+#: Every text field of an API request body that takes one of fixed values, with one allowed
+#: value: (operation, field, value).
+API_FIXED = [
+    ("tournaments", "method", "swiss"),
+    ("tournaments", "basis", "total"),
+    ("tournaments", "confirmation", "none"),
+    ("tournaments", "missed_round_score", "worst"),
+    ("tournaments", "time_zone", "America/Chicago"),
+    ("games", "confirmation", "none"),
+]
+
+
+def _api_fixed_body(operation: str, club: Any, field: str, value: object) -> dict[str, Any]:
+    if operation == "tournaments":
+        return {"club": club.pk, "name": "Open", "game": "tonk", "rounds": 2, field: value}
+    players = [{"name": n} for n in ("Ana", "Ben", "Cy")]
+    return {"game": "tonk", "players": players, field: value}
+
+
+@pytest.mark.parametrize(("operation", "field", "value"), API_FIXED)
+@pytest.mark.parametrize(
+    "spoil", [" {}", "{} ", "\t{}", "{}\n", "\u00a0{}", "{}\u200b"], ids=repr
+)
+def test_the_api_reads_its_fixed_values_exactly(
+    director: Any, unchanged_rows: Any, operation: str, field: str, value: str, spoil: str
+) -> None:
+    api, club = director
+    with unchanged_rows():
+        response = api.post(
+            f"/api/v1/{operation}/",
+            _api_fixed_body(operation, club, field, spoil.format(value)),
+            format="json",
+        )
+    assert response.status_code == 400, response.content
+
+
+@pytest.mark.parametrize(("operation", "field", "value"), API_FIXED)
+def test_the_api_takes_its_fixed_values_as_written(
+    director: Any, operation: str, field: str, value: str
+) -> None:
+    api, club = director
+    response = api.post(
+        f"/api/v1/{operation}/", _api_fixed_body(operation, club, field, value), format="json"
+    )
+    assert response.status_code == 201, response.content
+
+
 # --- the table pages' entry forms: trump and end are offered as choices, taken exactly --------
 
 
