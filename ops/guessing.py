@@ -141,13 +141,16 @@ class KeyGuessThrottle(SimpleRateThrottle):
         self.history = [t for t in self.cache.get(self.key, []) if t > self.now - self.duration]
         if len(self.history) >= self.num_requests:
             wait = self.history[-1] - (self.now - self.duration)
-            raise exceptions.Throttled(
-                wait=wait,
-                detail=gettext(
+            refusal = exceptions.Throttled(wait=wait)
+            # Our sentence alone: DRF's would add its own "Expected available in ..." to it.
+            refusal.detail = exceptions.ErrorDetail(
+                gettext(
                     "Too many keys refused from your address: try again in %(seconds)s seconds."
                 )
                 % {"seconds": math.ceil(wait)},
+                code=refusal.default_code,
             )
+            raise refusal
 
     def refused(self, request: Any) -> None:
         """Count one refused key for the caller's address (after :meth:`refuse_if_blocked`)."""

@@ -47,7 +47,15 @@ from scoring.api_auth import (
     actor_of,
     is_table,
 )
-from scoring.api_parser import BodyTooLarge, StrictJSONParser, body_limit, too_large_body
+from scoring.api_parser import (
+    BodyTooLarge,
+    LengthRequired,
+    StrictJSONParser,
+    body_limit,
+    is_chunked,
+    length_required_body,
+    too_large_body,
+)
 from scoring.errors import GameNotFound, HandNotFound, NotAllowed, ScoringConflict
 from scoring.messages import error_body, error_message
 from scoring.models import Game
@@ -106,9 +114,10 @@ def has_body(request: Request) -> bool:
 
 
 class BodyLimited(APIView):
-    """Base of every API view. A request whose ``Content-Length`` is over the endpoint's limit
+    """Base of every API view. A write whose ``Content-Length`` is over the endpoint's limit
     (:func:`body_limit`) is refused with 413 before anything else, whether or not the endpoint
-    reads a body (the parser enforces the limit on the bytes actually sent). Once the caller
+    reads a body (the parser enforces the limit on the bytes actually sent), and a chunked
+    write (no length) with 411. A read's body is never read, so it is not limited. Once the caller
     is authenticated and allowed, a write's body is read by the strict parser even where the
     endpoint needs none: a body that is not strict JSON is refused (400 ``bad_format``, 415
     for another media type) by every write operation alike."""
@@ -116,12 +125,15 @@ class BodyLimited(APIView):
     body_limit_setting = "API_MAX_BODY_BYTES"
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
-        if length > body_limit(self):
-            raise BodyTooLarge(body_limit(self))
+        if request.method in _WRITES:
+            try:
+                length = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                length = 0
+            if length > body_limit(self):
+                raise BodyTooLarge(body_limit(self))
+            if is_chunked(request.META):
+                raise LengthRequired()
         super().initial(request, *args, **kwargs)
         if request.method in _WRITES and has_body(request):
             request.data  # noqa: B018 - parsed now, refused now; the view reads it from the cache
@@ -140,6 +152,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         exc = BodyTooLarge(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     if isinstance(exc, BodyTooLarge):
         return Response(too_large_body(exc), status=exc.status_code)
+    if isinstance(exc, LengthRequired):
+        return Response(length_required_body(exc), status=exc.status_code)
     if isinstance(exc, SheetError):
         answer = exc.to_json()
         answer["error"] = error_body(exc, cast(dict[str, object], answer["error"]))
@@ -312,6 +326,11 @@ _ERRORS: dict[int, OpenApiResponse] = {
         "1 MiB), whatever its `Content-Length` says: `bad_format` with the detail `too_large` "
         "and the `limit` in bytes; nothing is stored.",
     ),
+    411: OpenApiResponse(
+        ErrorOut,
+        description="The body came without a `Content-Length` (chunked): `bad_format` with the "
+        "detail `length_required`; nothing is stored.",
+    ),
     415: OpenApiResponse(RefusalOut, description="The body is not `application/json`."),
 }
 
@@ -340,4 +359,4 @@ TONK_HAND_EXAMPLE = {
     "by": "Ana",
     "held": {"Ana": "AS 2D", "Ben": "KH QH"},
 }
-WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 415)
+WRITE_ERRORS = (400, 401, 403, 404, 409, 411, 413, 415)

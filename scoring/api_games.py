@@ -207,8 +207,8 @@ class GameFinishApi(GameApiView):
         description="A casual game's seats, its creator and the club's directors finish it; "
         "a table key alone may not (403). A tournament table ends with its round: nobody "
         "finishes it here, a director included (403). A body, if one is sent, is read "
-        "strictly all the same (400, 413, 415).",
-        responses={200: GameOut, **errors(400, *READ_ERRORS, 409, 413, 415)},
+        "strictly all the same (400, 411, 413, 415).",
+        responses={200: GameOut, **errors(400, *READ_ERRORS, 409, 411, 413, 415)},
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = services.game_finish(game=game_for(request, game_id), by=self.actor())

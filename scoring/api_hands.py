@@ -151,7 +151,7 @@ class HandDetailApi(GameApiView):
         parameters=[REASON_QUERY, IDEMPOTENCY_PARAMETER],
         responses={
             200: HandOut,
-            **errors(400, *READ_ERRORS, 409, 413, 415, e404=NOT_FOUND_OR_NO_HAND),
+            **errors(400, *READ_ERRORS, 409, 411, 413, 415, e404=NOT_FOUND_OR_NO_HAND),
         },
     )
     def delete(self, request: Request, game_id: int, number: int) -> Response:

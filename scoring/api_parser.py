@@ -43,6 +43,38 @@ class BodyTooLarge(exceptions.APIException):
         )
 
 
+class LengthRequired(exceptions.APIException):
+    """A write whose body comes without a ``Content-Length`` (``Transfer-Encoding: chunked``):
+    411, the API's error object with ``code`` ``bad_format`` and ``detail``
+    ``length_required``. Django reads such a body as empty, so the write would silently lose
+    what the client sent; nothing is stored."""
+
+    status_code = status.HTTP_411_LENGTH_REQUIRED
+    default_code = "length_required"
+
+    def __init__(self) -> None:
+        super().__init__(
+            gettext("Send the request body with a Content-Length header (not chunked).")
+        )
+
+
+def is_chunked(meta: dict[str, Any]) -> bool:
+    """Whether a request's WSGI environ says its body comes in chunks, without a length."""
+    return "chunked" in str(meta.get("HTTP_TRANSFER_ENCODING", "")).lower()
+
+
+def length_required_body(exc: LengthRequired) -> dict[str, object]:
+    """The API's answer to a chunked write (411): ``{"error": {"code": "bad_format",
+    "detail": "length_required", "message"}}``."""
+    return {
+        "error": {
+            "code": "bad_format",
+            "detail": "length_required",
+            "message": str(exc.detail),
+        }
+    }
+
+
 def too_large_body(exc: BodyTooLarge) -> dict[str, object]:
     """The API's answer to a body over its limit (413): ``{"error": {"code": "bad_format",
     "detail": "too_large", "message", "limit"}}``, ``limit`` in bytes."""

@@ -62,8 +62,8 @@ from tournaments.serializers import (
 UNPUBLISHED = (Round.State.PLANNED, Round.State.SEATED, Round.State.FAILED)
 
 READ_ERRORS = (401, 403, 404)
-WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 415)
-ACTION_ERRORS = (400, 401, 403, 404, 409, 413)  # a POST without a body (one sent is read)
+WRITE_ERRORS = (400, 401, 403, 404, 409, 411, 413, 415)
+ACTION_ERRORS = (400, 401, 403, 404, 409, 411, 413)  # a POST without a body (one sent is read)
 
 # --- access -----------------------------------------------------------------------------------
 

@@ -296,9 +296,7 @@ def _api_fixed_body(operation: str, club: Any, field: str, value: object) -> dic
 
 
 @pytest.mark.parametrize(("operation", "field", "value"), API_FIXED)
-@pytest.mark.parametrize(
-    "spoil", [" {}", "{} ", "\t{}", "{}\n", "\u00a0{}", "{}\u200b"], ids=repr
-)
+@pytest.mark.parametrize("spoil", [" {}", "{} ", "\t{}", "{}\n", "\u00a0{}", "{}\u200b"], ids=repr)
 def test_the_api_reads_its_fixed_values_exactly(
     director: Any, unchanged_rows: Any, operation: str, field: str, value: str, spoil: str
 ) -> None:

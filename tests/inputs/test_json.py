@@ -252,6 +252,36 @@ def test_a_body_over_the_limit_is_the_json_413_everywhere(
     assert (error["code"], error["detail"], error["limit"]) == ("bad_format", "too_large", limit)
 
 
+@pytest.mark.parametrize(("method", "path"), OPERATIONS)
+def test_a_chunked_body_is_refused_with_411_everywhere(
+    world: dict[str, Any], unchanged_rows: Any, method: str, path: str
+) -> None:
+    """A body without a length (chunked) would be read as empty and the write would lose it:
+    refused with the JSON 411 before anything is done."""
+    url = address(path, world["ids"])
+    with unchanged_rows():
+        response = world["api"].generic(
+            method.upper(),
+            url,
+            b'{"reason": "checked the cards"}',
+            content_type="application/json",
+            CONTENT_LENGTH="",
+            HTTP_TRANSFER_ENCODING="chunked",
+            HTTP_IDEMPOTENCY_KEY="chunked",
+        )
+    assert response.status_code == 411
+    error = response.json()["error"]
+    assert (error["code"], error["detail"]) == ("bad_format", "length_required")
+
+
+def test_a_read_s_body_is_not_limited(world: dict[str, Any]) -> None:
+    """A GET's body is never read: a large ``Content-Length`` on a read is answered as the
+    read (the schema documents no 413 on reads)."""
+    url = f"/api/v1/games/{world['ids']['game_id']}/"
+    response = world["api"].generic("GET", url, b"", CONTENT_LENGTH=str(10 * 1024 * 1024))
+    assert response.status_code == 200
+
+
 def test_the_limits_are_the_documented_ones() -> None:
     assert body_limit(None) == 64 * 1024
     assert body_limit(ScoresheetImportApi()) == 1024 * 1024
