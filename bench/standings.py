@@ -78,6 +78,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.entry import database_create, database_drop, database_url  # noqa: E402
+from tonkrules.names import name_key  # noqa: E402
 
 RECOMPUTE_TARGET_MS = 50.0
 CACHE_TARGET_MS = 10.0
@@ -201,7 +202,13 @@ def tournament_write(kind: str, *, hands_per_round: int, seed: int) -> Written:
     club = Club.objects.create(name=f"Bench {kind} club")
     player_ids = [ids(Player) for _ in range(PLAYERS)]
     player_name = {p: f"Player {i:04d}" for i, p in enumerate(player_ids)}
-    copy_rows(Player, ({"id": p, "club_id": club.pk, "name": n} for p, n in player_name.items()))
+    copy_rows(
+        Player,
+        (
+            {"id": p, "club_id": club.pk, "name": n, "name_key": name_key(n)}
+            for p, n in player_name.items()
+        ),
+    )
     tournament = Tournament.objects.create(
         club=club,
         name=f"Bench {kind}",
