@@ -30,7 +30,8 @@ dropped again at the end, whatever happens; no other database is touched):
 3. for each case measures ``tournaments.selectors.standings``:
 
    * **recomputation** (a cache miss: the results version is bumped on the in-memory
-     tournament before each call, so the key is new): the two queries, the computation and
+     tournament before each call, so the key is new): the three queries (the key's, then the
+     registrations and the seat results), the computation and
      the cache write; p50 and p95 over ``--runs`` calls after a warm-up, the queries counted,
      the CPU time per call of this process and of its PostgreSQL backend (from /proc), and
      the parts: query 1 (registrations), query 2 (the seat results; with PostgreSQL's own
