@@ -29,6 +29,17 @@ render that reads the database (a relation not loaded in the context) is not kep
 was not all in the key. A value the walk does not know is never guessed at: the region is then
 rendered every time. So the memo can be stale only if the context itself is.
 
+A region polled so often that even rendering it to know costs too much (the table's live
+region: every phone at every table, every 3 s) answers instead a digest of **the rows it is
+built from** (:func:`rows_version`: every column of every row of each (model, filter) source,
+one simple query per source), with the viewer's identity bits, the language, the time zone and
+:func:`code_version` (the templates, translations and code as deployed). The caller lists the
+sources; a test renders the region under ``CaptureQueriesContext`` and checks that every table
+its SQL reads is one of them (:func:`sql_tables`, :func:`source_tables`). Such a version is
+computed **before** the region's context is read, so that a change landing in between makes
+the next poll a 200 again, never a 304 for what was not shown. :func:`conditional_response`
+then takes the content as a callable, called only when the answer is not a 304.
+
 Every such response is ``Cache-Control: private, no-cache`` (a browser revalidates every time;
 a shared cache stores nothing) and ``Vary: Accept-Language, Cookie`` (the language and the
 viewer: session, seat, sign-in).
@@ -42,15 +53,20 @@ import dataclasses
 import datetime
 import decimal
 import fractions
+import functools
 import hashlib
 import inspect
 import re
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Any, cast
 
+from django.apps import apps
+from django.conf import settings
 from django.db import connection, models
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.loader import render_to_string
@@ -228,9 +244,99 @@ def render_memoised(
     return rendered
 
 
+#: One source of a region: a model (or its ``"app_label.Model"`` label) and the filter of its
+#: rows (keyword lookups, or a ``Q``).
+Source = tuple[type[models.Model] | str, Mapping[str, Any] | models.Q]
+
+
+def _model(model: type[models.Model] | str) -> type[models.Model]:
+    return apps.get_model(model) if isinstance(model, str) else model
+
+
+def rows_version(sources: Iterable[Source], *bits: object) -> str:
+    """A digest (32 hex digits) of the rows of ``sources`` and of ``bits``, with the active
+    language, the time zone and :func:`code_version`.
+
+    Each source is read as one query: every concrete column (``attname``: foreign keys as
+    ids) of every row its filter selects, ordered by primary key, as a values list. Any
+    change to any column of any of these rows (made by the services, the admin, a migration
+    or a shell), a row added or deleted, changes the digest; so does any of ``bits`` (their
+    ``repr``: e.g. who the viewer is). Sources and bits are digested in the order given."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(
+        f"{get_language()}|{timezone.get_current_timezone_name()}|{code_version()}".encode()
+    )
+    for bit in bits:
+        digest.update(f"\x00bit\x01{bit!r}".encode())
+    for model, where in sources:
+        model = _model(model)
+        columns = [f.attname for f in model._meta.concrete_fields]
+        rows = model._default_manager.filter(
+            where if isinstance(where, models.Q) else models.Q(**where)
+        )
+        digest.update(f"\x00rows\x01{model._meta.db_table}\x01{','.join(columns)}".encode())
+        for row in rows.order_by("pk").values_list(*columns):
+            digest.update(f"\x02{row!r}".encode())
+    return digest.hexdigest()
+
+
+def source_tables(sources: Iterable[Source]) -> set[str]:
+    """The database tables ``sources`` read (each model's ``db_table``)."""
+    return {_model(model)._meta.db_table for model, _where in sources}
+
+
+_TABLE_IN_SQL = re.compile(r'\b(?:FROM|JOIN)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?', re.IGNORECASE)
+
+
+def sql_tables(sql: Iterable[str]) -> set[str]:
+    """Every table named after ``FROM`` or ``JOIN`` in the statements ``sql`` (as captured by
+    ``CaptureQueriesContext``): what a piece of code reads."""
+    return {name for statement in sql for name in _TABLE_IN_SQL.findall(statement)}
+
+
+#: The files :func:`code_version` digests, under each of its roots.
+CODE_SUFFIXES = (".py", ".html", ".txt", ".mo")
+
+
+@functools.cache
+def code_version() -> str:
+    """The version of the code as deployed, computed once per process: a digest (32 hex
+    digits) of the project's version (the installed distribution named by the
+    ``PROJECT_DISTRIBUTION`` setting, "tabletally" by default) and of every file ending in
+    one of :data:`CODE_SUFFIXES` under the template directories (the engines' ``DIRS``), the
+    translation directories (``LOCALE_PATHS``) and each installed app whose code lives under
+    ``BASE_DIR`` (the project's own, not the libraries'): a deploy that changes a template,
+    a translation or the code changes it."""
+    name = getattr(settings, "PROJECT_DISTRIBUTION", "tabletally")
+    try:
+        version = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        version = ""
+    base = Path(getattr(settings, "BASE_DIR", "/nonexistent")).resolve()
+    roots: set[Path] = {Path(p).resolve() for p in getattr(settings, "LOCALE_PATHS", [])}
+    for engine in settings.TEMPLATES:
+        roots.update(Path(p).resolve() for p in engine.get("DIRS", []))
+    for config in apps.get_app_configs():
+        path = Path(config.path).resolve()
+        if path.is_relative_to(base) and ".venv" not in path.parts:
+            roots.add(path)
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{name}=={version}".encode())
+    files = sorted(
+        {f for root in roots if root.is_dir() for f in root.rglob("*") if f.suffix in CODE_SUFFIXES}
+    )
+    for path in files:
+        if path.is_file():
+            digest.update(
+                f"\x00{path.relative_to(base) if path.is_relative_to(base) else path}\x01".encode()
+            )
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def conditional_response(
     request: HttpRequest,
-    content: str,
+    content: str | Callable[[], str],
     version: str | None = None,
     *,
     poll_param: str | None = None,
@@ -241,14 +347,28 @@ def conditional_response(
     version (an htmx poll naming what it shows: htmx then leaves the page alone).
 
     ``version``: the ETag's value, when ``content`` was rendered by :func:`render_versioned`
-    (its version); else :func:`content_version` of ``content``. Every answer carries the ETag,
-    ``Cache-Control: private, no-cache`` and ``Vary`` as the module says."""
-    etag = quote_etag(version if version is not None else content_version(content))
+    (its version) or is versioned by its sources (:func:`rows_version`); else
+    :func:`content_version` of ``content``. ``content`` may be a callable returning the HTML
+    (with ``version`` given): it is called only for a 200, so that a 304 or 204 renders
+    nothing. Every answer carries the ETag, ``Cache-Control: private, no-cache`` and
+    ``Vary`` as the module says."""
+    if callable(content) and version is None:
+        raise ValueError("a lazy content needs its version")
+    if version is None:
+        version = content_version(cast(str, content))
+    etag = quote_etag(version)
     response: HttpResponseBase
     if poll_param is not None and quote_etag(request.GET.get(poll_param, "")) == etag:
         response = HttpResponse(status=204)
     else:
-        response = HttpResponse(content)
+        # Django answers a 304 (or 412) from the ETag alone: the content is not needed.
+        response = HttpResponse()
+        response["ETag"] = etag
+        early = get_conditional_response(request, etag=etag, response=response)
+        if early is not None and early.status_code != 200:
+            response = early
+        else:
+            response = HttpResponse(content() if callable(content) else content)
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, VARY)
