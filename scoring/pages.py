@@ -25,6 +25,7 @@ from typing import Any, cast
 import segno
 from django.http import Http404, HttpResponse, HttpResponseBase, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import (
@@ -33,8 +34,6 @@ from django.views.decorators.http import (
     require_POST,
 )
 from django_htmx.http import HttpResponseClientRedirect
-
-from django.template.loader import render_to_string
 
 from ops.etags import conditional_response
 from scoring import selectors, services

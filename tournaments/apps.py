@@ -18,11 +18,11 @@ class TournamentsConfig(AppConfig):
         from ops.background import tick_register, waiting_register
         from scoring.live import live_sources_register
         from scoring.services import game_changed_register
+        from tournaments.selectors import live_sources
         from tournaments.services import ORIGIN, game_changed
         from tournaments.services.clock import call_time
         from tournaments.services.results import _standings_oldest, _standings_resend
         from tournaments.services.seatings import _seating_oldest, _seating_resend
-        from tournaments.selectors import live_sources
 
         game_changed_register(game_changed, name=ORIGIN)
         # Background work (ops.background): the tick calls time on rounds past their deadline

@@ -38,9 +38,9 @@ from django.db.models import (
     When,
 )
 
+from ops.etags import Source
 from scoring import games
 from scoring import selectors as scoring_selectors
-from ops.etags import Source
 from scoring.models import Game, Hand
 from tournaments.models import (
     Membership,
