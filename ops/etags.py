@@ -57,6 +57,7 @@ import functools
 import hashlib
 import inspect
 import re
+import sys
 import threading
 import uuid
 from collections import OrderedDict
@@ -304,9 +305,9 @@ def code_version() -> str:
     digits) of the project's version (the installed distribution named by the
     ``PROJECT_DISTRIBUTION`` setting, "tabletally" by default) and of every file ending in
     one of :data:`CODE_SUFFIXES` under the template directories (the engines' ``DIRS``), the
-    translation directories (``LOCALE_PATHS``) and each installed app whose code lives under
-    ``BASE_DIR`` (the project's own, not the libraries'): a deploy that changes a template,
-    a translation or the code changes it."""
+    translation directories (``LOCALE_PATHS``) and each top-level package under ``BASE_DIR``
+    that holds an installed app or a loaded module (the project's own code, not the
+    libraries'): a deploy that changes a template, a translation or the code changes it."""
     name = getattr(settings, "PROJECT_DISTRIBUTION", "tabletally")
     try:
         version = metadata.version(name)
@@ -314,18 +315,21 @@ def code_version() -> str:
         version = ""
     base = Path(getattr(settings, "BASE_DIR", "/nonexistent")).resolve()
     roots: set[Path] = {Path(p).resolve() for p in getattr(settings, "LOCALE_PATHS", [])}
-    for engine in settings.TEMPLATES:
+    for engine in cast(list[dict[str, Any]], settings.TEMPLATES):
         roots.update(Path(p).resolve() for p in engine.get("DIRS", []))
-    for config in apps.get_app_configs():
-        path = Path(config.path).resolve()
-        if path.is_relative_to(base) and ".venv" not in path.parts:
-            roots.add(path)
+    code = [Path(config.path) for config in apps.get_app_configs()]
+    loaded = (getattr(module, "__file__", None) for module in list(sys.modules.values()))
+    code += [Path(name) for name in loaded if isinstance(name, str)]
+    for path in code:
+        path = path.resolve()
+        if path.is_relative_to(base) and ".venv" not in path.parts and path != base:
+            top = base / path.relative_to(base).parts[0]
+            if top.is_dir():
+                roots.add(top)
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{name}=={version}".encode())
-    files = sorted(
-        {f for root in roots if root.is_dir() for f in root.rglob("*") if f.suffix in CODE_SUFFIXES}
-    )
-    for path in files:
+    found = {f for r in roots if r.is_dir() for f in r.rglob("*") if f.suffix in CODE_SUFFIXES}
+    for path in sorted(found):
         if path.is_file():
             digest.update(
                 f"\x00{path.relative_to(base) if path.is_relative_to(base) else path}\x01".encode()
