@@ -259,7 +259,8 @@ def rows_version(sources: Iterable[Source], *bits: object) -> str:
     language, the time zone and :func:`code_version`.
 
     Each source is read as one query: every concrete column (``attname``: foreign keys as
-    ids) of every row its filter selects, ordered by primary key, as a values list. Any
+    ids) of every row its filter selects, ordered by primary key, as the database gives
+    them (no field's conversion: cheaper, and the stored text is what is digested). Any
     change to any column of any of these rows (made by the services, the admin, a migration
     or a shell), a row added or deleted, changes the digest; so does any of ``bits`` (their
     ``repr``: e.g. who the viewer is). Sources and bits are digested in the order given."""
@@ -269,16 +270,56 @@ def rows_version(sources: Iterable[Source], *bits: object) -> str:
     )
     for bit in bits:
         digest.update(f"\x00bit\x01{bit!r}".encode())
-    for model, where in sources:
-        model = _model(model)
-        columns = [f.attname for f in model._meta.concrete_fields]
-        rows = model._default_manager.filter(
-            where if isinstance(where, models.Q) else models.Q(**where)
-        )
-        digest.update(f"\x00rows\x01{model._meta.db_table}\x01{','.join(columns)}".encode())
-        for row in rows.order_by("pk").values_list(*columns):
-            digest.update(f"\x02{row!r}".encode())
+    with connection.cursor() as cursor:
+        for model, where in sources:
+            model = _model(model)
+            columns = [f.attname for f in model._meta.concrete_fields]
+            digest.update(f"\x00rows\x01{model._meta.db_table}\x01{','.join(columns)}".encode())
+            # The values as the database gives them (no conversion: a JSON column's text).
+            sql, params = _rows_sql(model, where, columns)
+            cursor.execute(sql, params)
+            for row in cursor.fetchall():
+                digest.update(f"\x02{row!r}".encode())
     return digest.hexdigest()
+
+
+#: The SQL of the simple sources (equality on columns), by model and column names: compiling
+#: a query through the ORM costs more than running it, at every poll.
+_simple_sql: dict[tuple[str, str, tuple[str, ...]], str] = {}
+
+
+def _rows_sql(
+    model: type[models.Model], where: Mapping[str, Any] | models.Q, columns: list[str]
+) -> tuple[str, Sequence[Any]]:
+    """The SQL and parameters reading ``columns`` (the concrete fields' attnames, in order)
+    of ``model``'s rows selected by ``where``, ordered by primary key: written once per model
+    and keys when ``where`` is a mapping of concrete field names or attnames, or ``pk``, to
+    values that are neither None nor model instances (each ``column = %s``); else compiled
+    by the ORM."""
+    meta = model._meta
+    concrete = list(meta.concrete_fields)
+    fields: dict[str, Any] = {f.attname: f for f in concrete} | {f.name: f for f in concrete}
+    fields["pk"] = meta.pk
+    simple = isinstance(where, Mapping) and all(
+        key in fields and value is not None and not isinstance(value, models.Model)
+        for key, value in where.items()
+    )
+    if not isinstance(where, Mapping) or not simple:
+        query = where if isinstance(where, models.Q) else models.Q(**where)
+        rows = model._default_manager.filter(query).order_by("pk").values_list(*columns)
+        return rows.query.sql_with_params()
+    keys = tuple(sorted(where))
+    cache_key = (connection.alias, meta.label, keys)
+    sql = _simple_sql.get(cache_key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        selected = ", ".join(quote(fields[c].column) for c in columns)
+        conditions = " AND ".join(f"{quote(fields[key].column)} = %s" for key in keys)
+        order = quote(fields["pk"].column)
+        sql = f"SELECT {selected} FROM {quote(meta.db_table)} WHERE {conditions} ORDER BY {order}"
+        _simple_sql[cache_key] = sql
+    params = [fields[k].get_db_prep_value(where[k], connection, prepared=False) for k in keys]
+    return sql, params
 
 
 def source_tables(sources: Iterable[Source]) -> set[str]:
