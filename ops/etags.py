@@ -14,10 +14,10 @@ token's mask and the fresh idempotency keys of the forms (``scoring.entry.new_id
 The digest leaves out the values of the inputs named in :data:`VOLATILE_INPUTS` (and only
 those), so that an unchanged page keeps its ETag.
 
-A region that carries its own version (``data-version`` of the table's live region, the
-``?v=`` of the standings' poll) is rendered with :data:`VERSION_PLACEHOLDER` in place of
-the version, digested, and the placeholder then replaced by the digest
-(:func:`render_versioned`): the version a page shows is the ETag its poll answers.
+A region that carries its own version (the ``?v=`` of the standings' poll) is rendered with
+:data:`VERSION_PLACEHOLDER` in place of the version, digested, and the placeholder then
+replaced by the digest (:func:`render_versioned`): the version a page shows is the ETag its
+poll answers.
 
 Rendering a large region at every poll costs too much (the standings of 1,000 players: some
 hundreds of ms), so :func:`render_memoised` keeps the last renders of a region in this process,
