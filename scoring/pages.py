@@ -221,8 +221,14 @@ def _render_main(
     """The table's main region for htmx, the whole page otherwise."""
     template = "scoring/_table_main.html" if request.htmx else "scoring/table.html"
     version = live_version(request, game)  # before the context (scoring.live)
-    context = _with_live(request, _context(request, game, form, recorded=recorded), version)
+    context = _with_live(request, _context(request, _fresh(game), form, recorded=recorded), version)
     return render(request, template, context, status=status)
+
+
+def _fresh(game: Game) -> Game:
+    """``game`` read again, after its live version: the region must not show an older row
+    than its version digested (the next poll would then answer 304 to a stale page)."""
+    return get_object_or_404(Game, pk=game.pk)
 
 
 #: The live region's parts, in page order: the "Next" facts and the score sheet.
@@ -243,7 +249,7 @@ def _with_live(request: HtmxHttpRequest, context: dict[str, Any], version: str) 
 def _page_context(request: HtmxHttpRequest, game: Game) -> dict[str, Any]:
     """The table page's context with its live region (its version read first)."""
     version = live_version(request, game)
-    return _with_live(request, _context(request, game), version)
+    return _with_live(request, _context(request, _fresh(game)), version)
 
 
 @require_GET
@@ -272,7 +278,7 @@ def live(request: HtmxHttpRequest, key: str) -> HttpResponseBase:
     version = live_version(request, game)  # before the context (scoring.live)
 
     def region() -> str:
-        context = _with_live(request, _context(request, game, live=True), version)
+        context = _with_live(request, _context(request, _fresh(game), live=True), version)
         return str(context["live_next"] + "\n" + context["live_sheet"])
 
     return conditional_response(request, region, version)
