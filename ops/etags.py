@@ -14,10 +14,10 @@ token's mask and the fresh idempotency keys of the forms (``scoring.entry.new_id
 The digest leaves out the values of the inputs named in :data:`VOLATILE_INPUTS` (and only
 those), so that an unchanged page keeps its ETag.
 
-A region that carries its own version (``data-version`` of the table's live region, the
-``?v=`` of the standings' poll) is rendered with :data:`VERSION_PLACEHOLDER` in place of
-the version, digested, and the placeholder then replaced by the digest
-(:func:`render_versioned`): the version a page shows is the ETag its poll answers.
+A region that carries its own version (the ``?v=`` of the standings' poll) is rendered with
+:data:`VERSION_PLACEHOLDER` in place of the version, digested, and the placeholder then
+replaced by the digest (:func:`render_versioned`): the version a page shows is the ETag its
+poll answers.
 
 Rendering a large region at every poll costs too much (the standings of 1,000 players: some
 hundreds of ms), so :func:`render_memoised` keeps the last renders of a region in this process,
@@ -28,6 +28,17 @@ rendered without the request (no context processors: it shows the same to everyo
 render that reads the database (a relation not loaded in the context) is not kept: its content
 was not all in the key. A value the walk does not know is never guessed at: the region is then
 rendered every time. So the memo can be stale only if the context itself is.
+
+A region polled so often that even rendering it to know costs too much (the table's live
+region: every phone at every table, every 3 s) answers instead a digest of **the rows it is
+built from** (:func:`rows_version`: every column of every row of each (model, filter) source,
+one simple query per source), with the viewer's identity bits, the language, the time zone and
+:func:`code_version` (the templates, translations and code as deployed). The caller lists the
+sources; a test renders the region under ``CaptureQueriesContext`` and checks that every table
+its SQL reads is one of them (:func:`sql_tables`, :func:`source_tables`). Such a version is
+computed **before** the region's context is read, so that a change landing in between makes
+the next poll a 200 again, never a 304 for what was not shown. :func:`conditional_response`
+then takes the content as a callable, called only when the answer is not a 304.
 
 Every such response is ``Cache-Control: private, no-cache`` (a browser revalidates every time;
 a shared cache stores nothing) and ``Vary: Accept-Language, Cookie`` (the language and the
@@ -42,15 +53,21 @@ import dataclasses
 import datetime
 import decimal
 import fractions
+import functools
 import hashlib
 import inspect
 import re
+import sys
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Any, cast
 
+from django.apps import apps
+from django.conf import settings
 from django.db import connection, models
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.loader import render_to_string
@@ -228,9 +245,143 @@ def render_memoised(
     return rendered
 
 
+#: One source of a region: a model (or its ``"app_label.Model"`` label) and the filter of its
+#: rows (keyword lookups, or a ``Q``).
+Source = tuple[type[models.Model] | str, Mapping[str, Any] | models.Q]
+
+
+def _model(model: type[models.Model] | str) -> type[models.Model]:
+    return apps.get_model(model) if isinstance(model, str) else model
+
+
+def rows_version(sources: Iterable[Source], *bits: object) -> str:
+    """A digest (32 hex digits) of the rows of ``sources`` and of ``bits``, with the active
+    language, the time zone and :func:`code_version`.
+
+    Each source is read as one query: every concrete column (``attname``: foreign keys as
+    ids) of every row its filter selects, ordered by primary key, as the database gives
+    them (no field's conversion: cheaper, and the stored text is what is digested). Any
+    change to any column of any of these rows (made by the services, the admin, a migration
+    or a shell), a row added or deleted, changes the digest; so does any of ``bits`` (their
+    ``repr``: e.g. who the viewer is). Sources and bits are digested in the order given."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(
+        f"{get_language()}|{timezone.get_current_timezone_name()}|{code_version()}".encode()
+    )
+    for bit in bits:
+        digest.update(f"\x00bit\x01{bit!r}".encode())
+    with connection.cursor() as cursor:
+        for model, where in sources:
+            model = _model(model)
+            columns = [f.attname for f in model._meta.concrete_fields]
+            digest.update(f"\x00rows\x01{model._meta.db_table}\x01{','.join(columns)}".encode())
+            # The values as the database gives them (no conversion: a JSON column's text).
+            sql, params = _rows_sql(model, where, columns)
+            cursor.execute(sql, params)
+            for row in cursor.fetchall():
+                digest.update(f"\x02{row!r}".encode())
+    return digest.hexdigest()
+
+
+#: The SQL of the simple sources (equality on columns), by model and column names: compiling
+#: a query through the ORM costs more than running it, at every poll.
+_simple_sql: dict[tuple[str, str, tuple[str, ...]], str] = {}
+
+
+def _rows_sql(
+    model: type[models.Model], where: Mapping[str, Any] | models.Q, columns: list[str]
+) -> tuple[str, Sequence[Any]]:
+    """The SQL and parameters reading ``columns`` (the concrete fields' attnames, in order)
+    of ``model``'s rows selected by ``where``, ordered by primary key: written once per model
+    and keys when ``where`` is a mapping of concrete field names or attnames, or ``pk``, to
+    values that are neither None nor model instances (each ``column = %s``); else compiled
+    by the ORM."""
+    meta = model._meta
+    concrete = list(meta.concrete_fields)
+    fields: dict[str, Any] = {f.attname: f for f in concrete} | {f.name: f for f in concrete}
+    fields["pk"] = meta.pk
+    simple = isinstance(where, Mapping) and all(
+        key in fields and value is not None and not isinstance(value, models.Model)
+        for key, value in where.items()
+    )
+    if not isinstance(where, Mapping) or not simple:
+        query = where if isinstance(where, models.Q) else models.Q(**where)
+        rows = model._default_manager.filter(query).order_by("pk").values_list(*columns)
+        return rows.query.sql_with_params()
+    keys = tuple(sorted(where))
+    cache_key = (connection.alias, meta.label, keys)
+    sql = _simple_sql.get(cache_key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        selected = ", ".join(quote(fields[c].column) for c in columns)
+        conditions = " AND ".join(f"{quote(fields[key].column)} = %s" for key in keys)
+        order = quote(fields["pk"].column)
+        sql = f"SELECT {selected} FROM {quote(meta.db_table)} WHERE {conditions} ORDER BY {order}"
+        _simple_sql[cache_key] = sql
+    params = [fields[k].get_db_prep_value(where[k], connection, prepared=False) for k in keys]
+    return sql, params
+
+
+def source_tables(sources: Iterable[Source]) -> set[str]:
+    """The database tables ``sources`` read (each model's ``db_table``)."""
+    return {_model(model)._meta.db_table for model, _where in sources}
+
+
+_TABLE_IN_SQL = re.compile(r'\b(?:FROM|JOIN)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?', re.IGNORECASE)
+
+
+def sql_tables(sql: Iterable[str]) -> set[str]:
+    """Every table named after ``FROM`` or ``JOIN`` in the statements ``sql`` (as captured by
+    ``CaptureQueriesContext``): what a piece of code reads."""
+    return {name for statement in sql for name in _TABLE_IN_SQL.findall(statement)}
+
+
+#: The files :func:`code_version` digests, under each of its roots.
+CODE_SUFFIXES = (".py", ".html", ".txt", ".mo")
+
+
+@functools.cache
+def code_version() -> str:
+    """The version of the code as deployed, computed once per process: a digest (32 hex
+    digits) of the project's version (the installed distribution named by the
+    ``PROJECT_DISTRIBUTION`` setting, "tabletally" by default) and of every file ending in
+    one of :data:`CODE_SUFFIXES` under the template directories (the engines' ``DIRS``), the
+    translation directories (``LOCALE_PATHS``) and each top-level package under ``BASE_DIR``
+    that holds an installed app or a loaded module (the project's own code, not the
+    libraries'): a deploy that changes a template, a translation or the code changes it."""
+    name = getattr(settings, "PROJECT_DISTRIBUTION", "tabletally")
+    try:
+        version = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        version = ""
+    base = Path(getattr(settings, "BASE_DIR", "/nonexistent")).resolve()
+    roots: set[Path] = {Path(p).resolve() for p in getattr(settings, "LOCALE_PATHS", [])}
+    for engine in cast(list[dict[str, Any]], settings.TEMPLATES):
+        roots.update(Path(p).resolve() for p in engine.get("DIRS", []))
+    code = [Path(config.path) for config in apps.get_app_configs()]
+    loaded = (getattr(module, "__file__", None) for module in list(sys.modules.values()))
+    code += [Path(name) for name in loaded if isinstance(name, str)]
+    for path in code:
+        path = path.resolve()
+        if path.is_relative_to(base) and ".venv" not in path.parts and path != base:
+            top = base / path.relative_to(base).parts[0]
+            if top.is_dir():
+                roots.add(top)
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{name}=={version}".encode())
+    found = {f for r in roots if r.is_dir() for f in r.rglob("*") if f.suffix in CODE_SUFFIXES}
+    for path in sorted(found):
+        if path.is_file():
+            digest.update(
+                f"\x00{path.relative_to(base) if path.is_relative_to(base) else path}\x01".encode()
+            )
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def conditional_response(
     request: HttpRequest,
-    content: str,
+    content: str | Callable[[], str],
     version: str | None = None,
     *,
     poll_param: str | None = None,
@@ -241,14 +392,28 @@ def conditional_response(
     version (an htmx poll naming what it shows: htmx then leaves the page alone).
 
     ``version``: the ETag's value, when ``content`` was rendered by :func:`render_versioned`
-    (its version); else :func:`content_version` of ``content``. Every answer carries the ETag,
-    ``Cache-Control: private, no-cache`` and ``Vary`` as the module says."""
-    etag = quote_etag(version if version is not None else content_version(content))
+    (its version) or is versioned by its sources (:func:`rows_version`); else
+    :func:`content_version` of ``content``. ``content`` may be a callable returning the HTML
+    (with ``version`` given): it is called only for a 200, so that a 304 or 204 renders
+    nothing. Every answer carries the ETag, ``Cache-Control: private, no-cache`` and
+    ``Vary`` as the module says."""
+    if callable(content) and version is None:
+        raise ValueError("a lazy content needs its version")
+    if version is None:
+        version = content_version(cast(str, content))
+    etag = quote_etag(version)
     response: HttpResponseBase
     if poll_param is not None and quote_etag(request.GET.get(poll_param, "")) == etag:
         response = HttpResponse(status=204)
     else:
-        response = HttpResponse(content)
+        # Django answers a 304 (or 412) from the ETag alone: the content is not needed.
+        response = HttpResponse()
+        response["ETag"] = etag
+        early = get_conditional_response(request, etag=etag, response=response)
+        if early is not None and early.status_code != 200:
+            response = early
+        else:
+            response = HttpResponse(content() if callable(content) else content)
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, VARY)

@@ -9,9 +9,9 @@ score and record it, the selectors read the sheet. With htmx a submission swaps 
 region in place; without it the form posts and the page reloads (303 after a write).
 
 Every phone at the table keeps its sheet up to date by polling :func:`live` (the "Next" facts
-and the sheet, never the form): its ETag is the digest of the region as rendered
-(``ops.etags``: everything it shows, to this viewer, in this language), a 304 while nothing it
-shows changed.
+and the sheet, never the form): its ETag is the digest of the rows the region is built from
+and of the viewer (:mod:`scoring.live`: everything it shows, to this viewer, in this language),
+a 304 while none of them changed, answered without building the region.
 
 It stays one module (about 570 lines): every view serves the one audience of a table link and
 shares its lookup and page context (``_game``, ``_context``, ``_render_main``).
@@ -25,6 +25,7 @@ from typing import Any, cast
 import segno
 from django.http import Http404, HttpResponse, HttpResponseBase, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import (
@@ -34,7 +35,7 @@ from django.views.decorators.http import (
 )
 from django_htmx.http import HttpResponseClientRedirect
 
-from ops.etags import conditional_response, render_versioned
+from ops.etags import conditional_response
 from scoring import selectors, services
 from scoring.entry import (
     CardGrid,
@@ -59,6 +60,7 @@ from scoring.errors import (
 )
 from scoring.games import adapter_for
 from scoring.htmx import HtmxHttpRequest
+from scoring.live import live_version
 from scoring.messages import error_message
 from scoring.models import Game, Hand
 from scoring.table_trust import SEATS_SESSION_KEY as SEATS_SESSION_KEY
@@ -195,7 +197,8 @@ def _context(
         if live
         else segno.make(link, error="m").svg_inline(scale=4, omitsize=True, title=_("Table link")),
         "settle": selectors.settle_up(game) if adapter.has_stakes and hands else None,
-        "tournament": selectors.tournament_table_facts(game),
+        # The live region shows nothing of the tournament (its version does not read it).
+        "tournament": None if live else selectors.tournament_table_facts(game),
         "poll": POLL_SECONDS,
         "entry_data": {
             "copies": grid.copies,
@@ -217,35 +220,49 @@ def _render_main(
 ) -> HttpResponse:
     """The table's main region for htmx, the whole page otherwise."""
     template = "scoring/_table_main.html" if request.htmx else "scoring/table.html"
-    context = _with_live(request, _context(request, game, form, recorded=recorded))
+    version = live_version(request, game)  # before the context (scoring.live)
+    context = _with_live(request, _context(request, _fresh(game), form, recorded=recorded), version)
     return render(request, template, context, status=status)
+
+
+def _fresh(game: Game) -> Game:
+    """``game`` read again, after its live version: the region must not show an older row
+    than its version digested (the next poll would then answer 304 to a stale page)."""
+    return get_object_or_404(Game, pk=game.pk)
 
 
 #: The live region's parts, in page order: the "Next" facts and the score sheet.
 LIVE_PARTS = ("scoring/_next_panel.html", "scoring/_live_sheet.html")
 
 
-def _with_live(request: HtmxHttpRequest, context: dict[str, Any]) -> dict[str, Any]:
-    """``context`` with the live region rendered (``live_next``, ``live_sheet``: HTML) and its
-    ``version``, the digest of what the region shows (``ops.etags.render_versioned``): the
-    same version :func:`live` answers as its ETag while nothing shown changed."""
-    (context["live_next"], context["live_sheet"]), context["version"] = render_versioned(
-        request, LIVE_PARTS, context
+def _with_live(request: HtmxHttpRequest, context: dict[str, Any], version: str) -> dict[str, Any]:
+    """``context`` with the live region rendered (``live_next``, ``live_sheet``: HTML) showing
+    ``version``: :func:`scoring.live.live_version`, read before ``context`` was, the version
+    :func:`live` answers as its ETag while nothing the region is built from changed."""
+    context["version"] = version
+    context["live_next"], context["live_sheet"] = (
+        render_to_string(name, context, request) for name in LIVE_PARTS
     )
     return context
+
+
+def _page_context(request: HtmxHttpRequest, game: Game) -> dict[str, Any]:
+    """The table page's context with its live region (its version read first)."""
+    version = live_version(request, game)
+    return _with_live(request, _context(request, _fresh(game)), version)
 
 
 @require_GET
 def table(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The table page: the sheet with running totals, what comes next, and the entry form."""
-    context = _with_live(request, _context(request, _game(key)))
+    context = _page_context(request, _game(key))
     return render(request, "scoring/table.html", context)
 
 
 @require_GET
 def sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The table's main region alone (another phone at the table refreshes it)."""
-    context = _with_live(request, _context(request, _game(key)))
+    context = _page_context(request, _game(key))
     return render(request, "scoring/_table_main.html", context)
 
 
@@ -253,11 +270,18 @@ def sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
 def live(request: HtmxHttpRequest, key: str) -> HttpResponseBase:
     """The table page's live region alone (the "Next" facts and the score sheet), which every
     phone at the table polls: 304 to a request whose ``If-None-Match`` names the version it
-    shows, so that nothing is sent while nothing it shows changed (the version: the digest
-    of the region as rendered, ``ops.etags``). The entry form is never in it."""
-    context = _with_live(request, _context(request, _game(key), live=True))
-    html = context["live_next"] + "\n" + context["live_sheet"]
-    return conditional_response(request, html, context["version"])
+    shows, so that nothing is sent while nothing it shows changed. The version is
+    :func:`scoring.live.live_version` (a digest of the rows the region is built from and of
+    the viewer): a 304 reads those rows and neither builds the context nor renders. The entry
+    form is never in it."""
+    game = _game(key)
+    version = live_version(request, game)  # before the context (scoring.live)
+
+    def region() -> str:
+        context = _with_live(request, _context(request, _fresh(game), live=True), version)
+        return str(context["live_next"] + "\n" + context["live_sheet"])
+
+    return conditional_response(request, region, version)
 
 
 @require_POST

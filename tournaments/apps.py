@@ -13,9 +13,12 @@ class TournamentsConfig(AppConfig):
         """Hear from scoring when a game changes (the one seam between the two apps), under
         the name ``tournaments.services.ORIGIN``: the changes this app makes to its own games
         (passing that origin) are not announced back to it. Register the tick's jobs and the
-        waiting work with ``ops.background``."""
+        waiting work with ``ops.background``, and the rows of this app a table's live region
+        reads with ``scoring.live`` (its poll's version)."""
         from ops.background import tick_register, waiting_register
+        from scoring.live import live_sources_register
         from scoring.services import game_changed_register
+        from tournaments.selectors import live_sources
         from tournaments.services import ORIGIN, game_changed
         from tournaments.services.clock import call_time
         from tournaments.services.results import _standings_oldest, _standings_resend
@@ -29,3 +32,4 @@ class TournamentsConfig(AppConfig):
         tick_register("standings", _standings_resend)
         waiting_register("seating", _seating_oldest)
         waiting_register("standings", _standings_oldest)
+        live_sources_register(live_sources)

@@ -38,10 +38,20 @@ from django.db.models import (
     When,
 )
 
+from ops.etags import Source
 from scoring import games
 from scoring import selectors as scoring_selectors
-from scoring.models import Hand
-from tournaments.models import Registration, Round, SeatResult, Table, TableSeat, Tournament
+from scoring.models import Game, Hand
+from tournaments.models import (
+    Membership,
+    Player,
+    Registration,
+    Round,
+    SeatResult,
+    Table,
+    TableSeat,
+    Tournament,
+)
 from tournaments.standings import (
     Entry,
     SeatColumns,
@@ -468,3 +478,16 @@ def tournament_audit(
     ]
     lines.sort(key=lambda line: line.at)
     return lines
+
+
+def live_sources(game: Game, user_id: int | None) -> list[Source]:
+    """This app's rows that a table's live region reads for a signed-in viewer (registered
+    with ``scoring.live.live_sources_register``): their memberships of the game's club (a
+    director's buttons) and their club players (the seat a signed-in player holds). None for
+    an anonymous viewer: the region then reads nothing of this app."""
+    if user_id is None:
+        return []
+    return [
+        (Membership, {"user_id": user_id, "club_id": game.club_id}),
+        (Player, {"user_id": user_id}),
+    ]

@@ -184,22 +184,28 @@ def test_the_live_region_changes_its_etag_with_every_write(client: Client, chang
         assert "✎2" in sheet
 
 
-def test_the_etag_is_what_the_region_shows_not_a_counter(client: Client) -> None:
-    # Issue 14: the ETag is a digest of the region as rendered; a bump of Game.version that
-    # changes nothing shown is still a 304, and a hand's status changed behind the services'
-    # back (no version bump) is a 200 that shows it.
+def test_the_etag_covers_the_rows_the_region_is_built_from_not_a_counter(
+    client: Client,
+) -> None:
+    # Issue 14: the ETag is a digest of every column of the rows the region is built from
+    # (scoring.live): a hand's status changed behind the services' back (no version bump) is
+    # a 200 that shows it; any other column changed (here the counter alone) is a 200 too,
+    # with the same body: never a 304 for a row that changed.
     game = sit(client, tonk_game())
     services.hand_record(
         game=game, entry={"dealer": "Cy", "end": "tonk_out", "by": "Ana", "held": {}}
     )
     before = client.get(url("live", game))
     assert "Disputed" not in before.content.decode()
-
-    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
     assert client.get(url("live", game), HTTP_IF_NONE_MATCH=etag_of(before)).status_code == 304
 
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+    bumped = client.get(url("live", game), HTTP_IF_NONE_MATCH=etag_of(before))
+    assert bumped.status_code == 200
+    assert etag_of(bumped) != etag_of(before)
+
     game.hands.update(status=Hand.Status.DISPUTED)
-    after = client.get(url("live", game), HTTP_IF_NONE_MATCH=etag_of(before))
+    after = client.get(url("live", game), HTTP_IF_NONE_MATCH=etag_of(bumped))
     assert after.status_code == 200
     assert "Disputed" in after.content.decode()
 
