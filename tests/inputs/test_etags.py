@@ -35,7 +35,7 @@ from scoring.permissions import Actor
 from tests.factories import UserFactory
 from tournaments import selectors
 from tournaments import services as tournaments
-from tournaments.models import Club, Membership, Player, Round, Table, Tournament
+from tournaments.models import Club, Membership, Player, Round, Table, TableSeat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -308,6 +308,17 @@ def withdrawal(world: World) -> str:
     return "(withdrawn)"
 
 
+def substitute(world: World) -> str:
+    """A substitute takes a seat at table 2 (no hands yet): the registered player is no longer
+    the one playing there, so the standings stop marking them "not reported"."""
+    seated = TableSeat.objects.filter(table=world.other).order_by("position").first()
+    assert seated is not None and seated.registration is not None
+    tournaments.substitute_set(
+        round=world.round, registration=seated.registration, substitute="Zed"
+    )
+    return 'data-in-play="not_reported"'
+
+
 def time_call(world: World) -> str:
     tournaments.tick(now=timezone.now() + timedelta(hours=2))
     return "time called"
@@ -330,6 +341,7 @@ CHANGES: dict[str, Callable[..., str]] = {
     "a confirmation": confirmation,
     "a status changed in a shell": status_in_shell,
     "a withdrawal": withdrawal,
+    "a substitute": substitute,
     "time called": time_call,
     "deadline changed in a shell": deadline_in_shell,
 }
@@ -386,6 +398,20 @@ def test_a_change_changes_the_etag_exactly_when_the_response_shows_it(
         assert changed
         assert after.content.decode().count(text) > before.content.decode().count(text)
         assert without_volatile(asked.content) == without_volatile(after.content)
+
+
+def test_a_substitute_is_in_the_next_standings_poll(world: World) -> None:
+    """A substitute changes who plays a seat, so the registered player is no longer shown as
+    in play at a table that has not reported: the fragment and its ETag change at once."""
+    url = reverse("tournaments:standings-fragment", args=[world.tournament.pk])
+    client = Client()
+    before = client.get(url)
+    mark = substitute(world)
+    asked = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+
+    assert asked.status_code == 200
+    assert asked["ETag"] != before["ETag"]
+    assert asked.content.decode().count(mark) == before.content.decode().count(mark) - 1
 
 
 @pytest.mark.parametrize("endpoint", sorted(ENDPOINTS))
