@@ -388,6 +388,42 @@ def test_another_callers_same_key_never_replays_the_first_answer(
         assert theirs.json()["conflict"]["code"] == "idempotency_key_reused"
 
 
+#: The API operations of a game's hands that write a hand revision, and those that write a
+#: step of a hand (a void, a confirmation…): every game path under ``hands`` is one of them.
+HAND_WRITES = [
+    ("POST", "/api/v1/games/{game_id}/hands/"),
+    ("PUT", "/api/v1/games/{game_id}/hands/{number}/"),
+]
+STEP_WRITES = [k for k in API_CASES if "/hands/" in k[1] and k not in HAND_WRITES]
+
+
+def test_every_write_of_a_games_hands_is_a_hand_or_a_step() -> None:
+    in_a_game = {k for k in _operations_taking_the_key() if k[1].startswith("/api/v1/games/{")}
+    assert in_a_game == set(HAND_WRITES) | set(STEP_WRITES)
+    assert len(STEP_WRITES) == 5
+
+
+@pytest.mark.parametrize("step", [f"{m} {p}" for m, p in STEP_WRITES])
+@pytest.mark.parametrize("hand", [f"{m} {p}" for m, p in HAND_WRITES])
+@pytest.mark.parametrize("order", ["step first", "hand first"])
+def test_a_games_hands_and_steps_share_one_space_of_keys(
+    world: World, step: str, hand: str, order: str
+) -> None:
+    """A key a step of a hand took is refused for a hand's entry or correction, and the
+    other way round: 409, nothing stored."""
+    first, then = (_case(step), _case(hand))[:: 1 if order == "step first" else -1]
+    if order == "step first":
+        _case(step).prepare(world)
+    answer = first.send(world, KEY, "first", "first")
+    assert answer.status_code == first.created, answer.content
+    if order == "hand first":
+        _case(step).prepare(world)
+    with nothing_stored():
+        refused = then.send(world, KEY, "first", "first")
+    assert refused.status_code == 409, refused.content
+    assert refused.json()["conflict"]["code"] == "idempotency_key_reused"
+
+
 # --- the rule itself -----------------------------------------------------------------------------
 
 
