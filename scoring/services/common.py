@@ -234,7 +234,8 @@ def _key_holder(game: Game, key: str) -> tuple[str, int] | None:
         .annotate(held_by=Value(STEP, output_field=CharField()))
         .values_list("held_by", "pk")
     )
-    found = list(hands.union(steps, all=True)[:1])
+    # A resolution's correction keeps the key on its step and on the revision: the step first.
+    found = list(hands.union(steps, all=True).order_by("-held_by")[:1])
     return (str(found[0][0]), int(found[0][1])) if found else None
 
 
