@@ -15,10 +15,13 @@ class TournamentsConfig(AppConfig):
         (passing that origin) are not announced back to it. Register the tick's jobs and the
         waiting work with ``ops.background``."""
         from ops.background import tick_register, waiting_register
+        from ops.idempotency import holder_register
         from scoring.services import game_changed_register
         from tournaments.services import ORIGIN, game_changed
         from tournaments.services.clock import call_time
+        from tournaments.services.events import _tournament_holds_key
         from tournaments.services.results import _standings_oldest, _standings_resend
+        from tournaments.services.rounds import _seat_holds_key
         from tournaments.services.seatings import _seating_oldest, _seating_resend
 
         game_changed_register(game_changed, name=ORIGIN)
@@ -29,3 +32,6 @@ class TournamentsConfig(AppConfig):
         tick_register("standings", _standings_resend)
         waiting_register("seating", _seating_oldest)
         waiting_register("standings", _standings_oldest)
+        # A user's create keys are one space (ops.idempotency.refuse_if_held_elsewhere).
+        holder_register("tournaments", _tournament_holds_key)
+        holder_register("rounds", _seat_holds_key)

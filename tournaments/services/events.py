@@ -63,6 +63,12 @@ def _whole(value: object, field: str, low: int, high: int) -> int:
 _NOT_THE_BODY = frozenset({"club", "created_by", "idempotency_key"})
 
 
+def _tournament_holds_key(user_id: int, key: str) -> bool:
+    """Whether user ``user_id`` created a tournament under ``key``
+    (``ops.idempotency.holder_register``)."""
+    return Tournament.objects.filter(created_by_id=user_id, idempotency_key=key).exists()
+
+
 def _replay_or_refuse(existing: Tournament, fingerprint: str) -> None:
     """The one decision (:func:`ops.idempotency.replay_or_refuse`) for a tournament created
     under a key its creator used already: a retry, or 409 ``idempotency_key_reused``."""
@@ -120,7 +126,9 @@ def tournament_create(
             wall time in ``time_zone``; an aware one, or text with an offset, is that instant
             (``tournaments.localtime.instant``: a wall time the zone skips, or shows twice,
             is refused). Stored as the instant.
-        idempotency_key: a retry with the same key (same user) returns the first tournament.
+        idempotency_key: a retry with the same key (same user) returns the first tournament;
+            the user's key on another create (a game, an import, a round's seating) is
+            refused (``idempotency_key_reused``).
 
     Returns:
         (the tournament, whether it was created now).
@@ -141,6 +149,12 @@ def tournament_create(
         if existing is not None:
             _replay_or_refuse(existing, fingerprint)
             return existing, False
+        idempotency.refuse_if_held_elsewhere(
+            getattr(created_by, "pk", None),
+            idempotency_key,
+            kind="tournaments",
+            refusal=lambda: TournamentConflict("idempotency_key_reused"),
+        )
     if not isinstance(name, str):
         raise TournamentError("bad_name", field="name")
     try:
