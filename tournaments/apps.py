@@ -19,9 +19,8 @@ class TournamentsConfig(AppConfig):
         from scoring.services import game_changed_register
         from tournaments.services import ORIGIN, game_changed
         from tournaments.services.clock import call_time
-        from tournaments.services.events import _tournament_holds_key
+        from tournaments.services.keys import _seat_holds_key, _tournament_holds_key
         from tournaments.services.results import _standings_oldest, _standings_resend
-        from tournaments.services.rounds import _seat_holds_key
         from tournaments.services.seatings import _seating_oldest, _seating_resend
 
         game_changed_register(game_changed, name=ORIGIN)

@@ -18,7 +18,7 @@ from tonkrules.errors import PlayerError
 from tonkrules.names import clean_name, name_key
 from tonkrules.sheet import parse_currency, parse_stake
 from tournaments import localtime, seating
-from tournaments.errors import TournamentConflict, TournamentError
+from tournaments.errors import TournamentError
 from tournaments.models import (
     TOURNAMENT_NAME_LENGTH,
     AuditEntry,
@@ -30,6 +30,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.audit import _audit
+from tournaments.services.keys import _key_reused, _replay_or_refuse
 from tournaments.services.results import _results_changed
 
 
@@ -61,22 +62,6 @@ def _whole(value: object, field: str, low: int, high: int) -> int:
 
 #: The arguments of :func:`tournament_create` that are not the request's body.
 _NOT_THE_BODY = frozenset({"club", "created_by", "idempotency_key"})
-
-
-def _tournament_holds_key(user_id: int, key: str) -> bool:
-    """Whether user ``user_id`` created a tournament under ``key``
-    (``ops.idempotency.holder_register``)."""
-    return Tournament.objects.filter(created_by_id=user_id, idempotency_key=key).exists()
-
-
-def _replay_or_refuse(existing: Tournament, fingerprint: str) -> None:
-    """The one decision (:func:`ops.idempotency.replay_or_refuse`) for a tournament created
-    under a key its creator used already: a retry, or 409 ``idempotency_key_reused``."""
-    idempotency.replay_or_refuse(
-        existing.request_fingerprint,
-        fingerprint,
-        lambda: TournamentConflict("idempotency_key_reused"),
-    )
 
 
 @transaction.atomic
@@ -149,11 +134,9 @@ def tournament_create(
         if existing is not None:
             _replay_or_refuse(existing, fingerprint)
             return existing, False
+        user_id = getattr(created_by, "pk", None)
         idempotency.refuse_if_held_elsewhere(
-            getattr(created_by, "pk", None),
-            idempotency_key,
-            kind="tournaments",
-            refusal=lambda: TournamentConflict("idempotency_key_reused"),
+            user_id, idempotency_key, kind="tournaments", refusal=_key_reused
         )
     if not isinstance(name, str):
         raise TournamentError("bad_name", field="name")

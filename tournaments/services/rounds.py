@@ -35,8 +35,9 @@ from tournaments.models import (
     TableSeat,
     Tournament,
 )
-from tournaments.services.audit import _audit, _user_of
+from tournaments.services.audit import _audit
 from tournaments.services.events import _active, _check_seatable, _last_round, _players_locked
+from tournaments.services.keys import _seat_replayed
 from tournaments.services.origin import ORIGIN
 from tournaments.services.results import _results_changed
 
@@ -139,50 +140,6 @@ def round_seat(
     )
     enqueue(tasks.round_seat, rnd.pk)
     return rnd, True
-
-
-def _key_reused() -> TournamentConflict:
-    return TournamentConflict("idempotency_key_reused")
-
-
-def _seat_replayed(by: Any, key: str, fingerprint: str) -> Round | None:
-    """The round an earlier seat request of ``by`` under ``key`` asked for, as it is now,
-    when it was this request (``fingerprint``); None when the key is new to the caller's
-    seat requests (then checked against their other creates).
-
-    Raises:
-        TournamentConflict: ``idempotency_key_reused``: another request under the key.
-    """
-    user = _user_of(by)
-    earlier = AuditEntry.objects.filter(  # the caller's key, in any tournament
-        action=AuditEntry.Action.SEAT, user=user, details__idempotency_key=key
-    ).first()
-    if earlier is None:
-        idempotency.refuse_if_held_elsewhere(
-            getattr(user, "pk", None), key, kind="rounds", refusal=_key_reused
-        )
-        return None
-    idempotency.replay_or_refuse(
-        str(earlier.details.get("request_fingerprint", "")), fingerprint, _key_reused
-    )
-    found = (
-        Round.objects.filter(tournament_id=earlier.tournament_id, number=earlier.round_number)
-        .order_by()
-        .first()
-        if earlier.round_number is not None
-        else None
-    )
-    if found is None:  # a round asked for, then taken back: the key's request is spent
-        raise _key_reused()
-    return found
-
-
-def _seat_holds_key(user_id: int, key: str) -> bool:
-    """Whether user ``user_id`` asked for a round's seating under ``key``
-    (``ops.idempotency.holder_register``)."""
-    return AuditEntry.objects.filter(
-        action=AuditEntry.Action.SEAT, user_id=user_id, details__idempotency_key=key
-    ).exists()
 
 
 def _seating_retry(rnd: Round, *, by: Any, reason: object, keyed: dict[str, Any]) -> Round:
