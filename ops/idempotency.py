@@ -16,9 +16,12 @@ used by every entry point that takes a key:
   one is another request under the same key, refused (409 ``idempotency_key_reused``).
 
 The keys themselves stay on the rows they wrote (a game, a hand, a step of a hand, a
-tournament, a round's retry in the audit), looked up in the caller's scope (the user who
+tournament, a round's seat request in the audit), looked up in the caller's scope (the user who
 created a game or a tournament; the game for its hands and steps, with the caller in the
-fingerprint), so that the hot path of recording a hand takes no statement more.
+fingerprint), so that the hot path of recording a hand takes no statement more. A user's
+create keys are one space across the apps (:func:`refuse_if_held_elsewhere`, with the
+lookups the apps register: :func:`holder_register`); a game's keys are one space across its
+hands and their steps.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import hashlib
 import hmac
 import json
 import re
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -128,8 +132,49 @@ def replay_or_refuse(stored: str, requested: str, refusal: Callable[[], Exceptio
         raise refusal()
 
 
+#: Who holds a user's create key, by the kind of create (``games``, ``tournaments``…): the
+#: apps register a lookup (:func:`holder_register`) taking (user id, key).
+_holders: dict[str, Callable[[int, str], bool]] = {}
+
+
+def holder_register(kind: str, holds: Callable[[int, str], bool]) -> None:
+    """Register how to find whether a create of ``kind`` already holds a user's key:
+    ``holds(user_id, key)``. Apps register in ``AppConfig.ready`` (``ops`` imports none of
+    them); registering a kind again replaces its lookup."""
+    _holders[kind] = holds
+
+
+def refuse_if_held_elsewhere(
+    user_id: int | None, key: str | None, *, kind: str, refusal: Callable[[], Exception]
+) -> None:
+    """The rule that a signed-in user's create keys are one space across every create (a
+    game, a score-sheet import, a tournament, a round's seating): raise ``refusal()`` (409
+    ``idempotency_key_reused``) when a create of another kind than ``kind`` holds ``key``
+    for ``user_id``. A create calls it after finding its own kind holds no such key (that
+    one is a retry, or another body: :func:`replay_or_refuse`). Nothing to check without a
+    key or a user.
+    """
+    if not key or user_id is None:
+        return
+    for other, holds in _holders.items():
+        if other != kind and holds(user_id, key):
+            raise refusal()
+
+
+def new_key() -> str:
+    """A fresh key for one submission of a page's form (32 hexadecimal characters: a UUID4);
+    a retry or a double tap reuses it."""
+    return uuid.uuid4().hex
+
+
+#: The status of a page whose form came with a key the rule refuses (as the API's 400
+#: ``bad_format``): every form with a :class:`KeyField` (:class:`KeyedForm`, :func:`page_status`).
+REFUSED_STATUS = 400
+
+
 class KeyField(forms.CharField):
-    """A form's hidden ``idempotency_key`` field, read by :func:`clean_key` (None: no key)."""
+    """A form's hidden ``idempotency_key`` field, read by :func:`clean_key` (None: no key).
+    Its form is a :class:`KeyedForm`, which answers a refused key."""
 
     widget = forms.HiddenInput
 
@@ -142,3 +187,36 @@ class KeyField(forms.CharField):
             return clean_key(value, required=self.key_required)
         except KeyRefused as exc:
             raise forms.ValidationError(exc.message, code="bad_idempotency_key") from exc
+
+
+class KeyedForm(forms.Form):
+    """A page's form with a :class:`KeyField` named ``idempotency_key``: the one answer to a
+    key the rule refuses (a damaged page, a hand-edited field). The form is invalid with a
+    visible message (:attr:`DAMAGED`, among its non-field errors, code
+    ``bad_idempotency_key``) and its key is replaced by a fresh one (:func:`new_key`), so that
+    the form shown again sends a key that is one; :attr:`key_refused` tells the view, whose
+    page answers :data:`REFUSED_STATUS` (:func:`page_status`). Nothing is written: the form is
+    invalid.
+    """
+
+    DAMAGED = _("This form was sent with a damaged key; it has a new one now: send it again.")
+    key_refused = False
+
+    def full_clean(self) -> None:
+        """Clean as Django does; then, for a refused key, the message and a fresh key."""
+        super().full_clean()
+        name = "idempotency_key"
+        if not self.is_bound or name not in self.errors:
+            return
+        self.key_refused = True
+        data = self.data.copy()  # type: ignore[attr-defined]  # a QueryDict: a copy may change
+        data[self.add_prefix(name)] = new_key()
+        self.data = data
+        del self.errors[name]
+        self.add_error(None, forms.ValidationError(self.DAMAGED, code="bad_idempotency_key"))
+
+
+def page_status(form: forms.BaseForm, otherwise: int) -> int:
+    """The status of a page showing ``form`` again: :data:`REFUSED_STATUS` when its key was
+    refused (:class:`KeyedForm`), else ``otherwise`` (the page's own status for the form)."""
+    return REFUSED_STATUS if getattr(form, "key_refused", False) else otherwise

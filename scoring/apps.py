@@ -13,8 +13,11 @@ class ScoringConfig(AppConfig):
         """Register the OpenAPI extension, and the score sheet jobs as background work: the
         tick sends a queued job's task again, the health check reports the oldest."""
         from ops.background import tick_register, waiting_register
+        from ops.idempotency import holder_register
         from scoring import schema  # noqa: F401 (registers the OpenAPI extension)
+        from scoring.services.games import _game_holds_key
         from scoring.services.sheets import _jobs_oldest, _jobs_resend
 
         tick_register("scoresheet_jobs", _jobs_resend)
+        holder_register("games", _game_holds_key)
         waiting_register("scoresheet_jobs", _jobs_oldest)

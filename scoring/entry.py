@@ -11,7 +11,6 @@ field of the player and cards concerned, with the entry kept as typed.
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, cast
 
@@ -100,8 +99,9 @@ def cards_area(rows: int = 2) -> forms.Textarea:
 
 
 def new_idempotency_key() -> str:
-    """A fresh key for one submission of the form (a retry or a double tap reuses it)."""
-    return uuid.uuid4().hex
+    """A fresh key for one submission of the form (a retry or a double tap reuses it):
+    :func:`ops.idempotency.new_key`."""
+    return idempotency.new_key()
 
 
 class CardGrid:
@@ -154,7 +154,7 @@ class CardGrid:
         return spellings([*tokens, *(token for token, _face, _css in self.extra)])
 
 
-class EntryForm(forms.Form):
+class EntryForm(idempotency.KeyedForm):
     """One hand (or round) as entered at the table: the fields common to every game.
 
     Seat-indexed fields (``held_0``, ``bid_2``…) stand for the players in seat order, so that a

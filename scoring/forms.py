@@ -9,7 +9,6 @@ built here from the error's stable code so that they can be translated.
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from enum import Enum
@@ -265,7 +264,7 @@ def currency_field() -> forms.CharField:
     )
 
 
-class GameStartForm(forms.Form):
+class GameStartForm(idempotency.KeyedForm):
     """Start a game: which game, who sits where, the club, the house rules, the Tonk stake.
 
     Args:
@@ -327,7 +326,7 @@ class GameStartForm(forms.Form):
             for rule in HOUSE_RULES[game]:
                 self.fields[rule.field_name] = option_field(game, rule)
         if not self.is_bound:
-            self.initial.setdefault("idempotency_key", uuid.uuid4().hex)
+            self.initial.setdefault("idempotency_key", idempotency.new_key())
 
     # --- what the template shows -------------------------------------------------------------
 
@@ -416,7 +415,7 @@ class GameStartForm(forms.Form):
         if isinstance(exc, IdempotencyKeyReused):
             # This page already started a different game: a fresh key lets it start this one.
             data = cast(QueryDict, self.data).copy()  # the form was bound to request.POST
-            data[self.add_prefix("idempotency_key")] = uuid.uuid4().hex
+            data[self.add_prefix("idempotency_key")] = idempotency.new_key()
             self.data = data
             self.add_error(
                 None,

@@ -135,6 +135,9 @@ class Game(models.Model):
     replay_id: int | None = None
     """Set by the services when locking the row (not a field): the hand an idempotency key
     already wrote."""
+    key_on_step: bool = False
+    """Set with ``replay_id``: whether a step of a hand (a void, a confirmation…) holds the key
+    instead."""
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"

@@ -35,6 +35,7 @@ from django.views.decorators.http import (
 )
 from django_htmx.http import HttpResponseClientRedirect
 
+from ops import idempotency
 from ops.etags import conditional_response
 from scoring import selectors, services
 from scoring.entry import (
@@ -293,7 +294,7 @@ def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
     names = [name for name, _seat in game.seating]
     form = _form_class(game)(request.POST, names=names, options=options)
     if not form.is_valid():
-        return _render_main(request, game, form, status=REJECTED)
+        return _render_main(request, game, form, status=idempotency.page_status(form, REJECTED))
     key_ = form.cleaned_data["idempotency_key"]
     after = form.cleaned_data.get("after")
     if (
@@ -439,7 +440,7 @@ def _correct(
         form.add_error(None, _("This hand is voided: it can no longer be corrected."))
         return form, 409
     if not form.is_valid():
-        return form, REJECTED
+        return form, idempotency.page_status(form, REJECTED)
     if form.cleaned_data["revision"] is None:
         form.add_error(None, _("Reload the page: this form does not say which revision it fixes."))
         return form, REJECTED

@@ -43,7 +43,7 @@ from scoring.table_trust import (
 )
 
 
-class ReasonForm(forms.Form):
+class ReasonForm(idempotency.KeyedForm):
     """Why: a dispute's, a resolution's, a void's, a restore's or a confirmation's reason
     (required where ``required``)."""
 
@@ -100,7 +100,7 @@ def seat(request: HtmxHttpRequest, seat_key: str) -> HttpResponse:
     return redirect("scoring:table", key=chosen.game.table_key)
 
 
-class SeatChoiceForm(forms.Form):
+class SeatChoiceForm(idempotency.KeyedForm):
     """Which seat this device is (the table link asks once)."""
 
     idempotency_key = idempotency.KeyField()
@@ -134,7 +134,7 @@ def seat_choose(request: HtmxHttpRequest, key: str) -> HttpResponse:
             except NotAllowed as exc:
                 return _refused(request, game, exc)
             return redirect("scoring:table", key=key)
-        status = 422
+        status = idempotency.page_status(form, 422)
     adapter = adapter_for(game.kind)
     seats = list(Seat.objects.filter(game_id=game.pk).order_by("position"))
     context = {
@@ -216,7 +216,7 @@ def _reason_page(
 def _invalid_status(form: ReasonForm) -> int:
     """A refused step form's status: 400 for a key the rule refuses (:mod:`ops.idempotency`),
     else 409 (the reason it needs)."""
-    return 400 if form.has_error("idempotency_key") else 409
+    return idempotency.page_status(form, 409)
 
 
 def _optional_reason_post(

@@ -55,17 +55,36 @@ def _insert_sql(
     count: int,
     vendor: str,
     skip_duplicate: tuple[str, str] | None = None,
+    skip_held_by: type[models.Model] | None = None,
 ) -> str:
     qn = connection.ops.quote_name
     columns = ", ".join(qn(_field(model, n).column) for n in names)
-    one = "(" + ", ".join(["%s"] * len(names)) + ")"
     returning = (
         f" RETURNING {qn('id')}" if connection.features.can_return_rows_from_bulk_insert else ""
     )
-    values = ", ".join([one] * count)
+    values = _values_sql(len(names), count, skip_duplicate, skip_held_by)
     conflict = _skip_duplicate_sql(model, skip_duplicate)
+    return f"INSERT INTO {qn(model._meta.db_table)} ({columns}) {values}{conflict}{returning}"
+
+
+def _values_sql(
+    width: int,
+    count: int,
+    skip_duplicate: tuple[str, str] | None,
+    skip_held_by: type[models.Model] | None,
+) -> str:
+    """The rows of an insert: ``VALUES (…), (…)``; with ``skip_held_by``, one row selected
+    only where no row of that model holds its non-blank key in its scope (``skip_duplicate``;
+    two more parameters: the row's scope and key)."""
+    one = "(" + ", ".join(["%s"] * width) + ")"
+    if skip_held_by is None:
+        return "VALUES " + ", ".join([one] * count)
+    assert count == 1 and skip_duplicate is not None
+    qn = connection.ops.quote_name
+    scope, key = (qn(_field(skip_held_by, n).column) for n in skip_duplicate)
     return (
-        f"INSERT INTO {qn(model._meta.db_table)} ({columns}) VALUES {values}{conflict}{returning}"
+        f"SELECT {one[1:-1]} WHERE NOT EXISTS (SELECT 1 FROM {qn(skip_held_by._meta.db_table)} "
+        f"WHERE {scope} = %s AND {key} = %s AND NOT ({key} = ''))"
     )
 
 
@@ -124,20 +143,34 @@ def insert(
     rows: Sequence[Mapping[str, object]],
     *,
     skip_duplicate: tuple[str, str] | None = None,
+    skip_held_by: type[models.Model] | None = None,
 ) -> list[int]:
     """Insert rows (field name or attname → value, the same keys in every row) in one
     statement (the non-PostgreSQL fallback of :func:`insert_with_children_and_update`); returns
     their ids in order. With ``skip_duplicate`` (scope, key), a row whose
     non-blank key is already taken in its scope is not inserted (and has no id in the
-    answer)."""
+    answer); with ``skip_held_by`` too (one row), a row of that model holding its key in its
+    scope skips it as well."""
     names = tuple(rows[0])
     fields = [_field(model, n) for n in names]
     params = [_prep(f, row[n]) for row in rows for n, f in zip(names, fields, strict=True)]
+    params += _held_params(rows[0], skip_duplicate, skip_held_by)
+    sql = _insert_sql(model, names, len(rows), connection.vendor, skip_duplicate, skip_held_by)
     with connection.cursor() as cursor:
-        cursor.execute(
-            _insert_sql(model, names, len(rows), connection.vendor, skip_duplicate), params
-        )
+        cursor.execute(sql, params)
         return [int(r[0]) for r in cursor.fetchall()]
+
+
+def _held_params(
+    row: Mapping[str, object],
+    skip_duplicate: tuple[str, str] | None,
+    skip_held_by: type[models.Model] | None,
+) -> list[object]:
+    """The parameters :func:`_values_sql`'s ``skip_held_by`` test takes: the row's scope and
+    key."""
+    if skip_held_by is None or skip_duplicate is None:
+        return []
+    return [row[skip_duplicate[0]], row[skip_duplicate[1]]]
 
 
 def update(model: type[models.Model], pk: int, values: Mapping[str, object]) -> None:
@@ -163,17 +196,18 @@ def _write_cte_sql(
     update_names: tuple[str, ...],
     vendor: str,
     skip_duplicate: tuple[str, str],
+    skip_held_by: type[models.Model] | None = None,
 ) -> str:
     qn = connection.ops.quote_name
     parent_columns = ", ".join(qn(_field(parent, n).column) for n in parent_names)
-    parent_values = ", ".join(["%s"] * len(parent_names))
+    parent_values = _values_sql(len(parent_names), 1, skip_duplicate, skip_held_by)
     typed = ", ".join(f"%s::{_field(child, n).db_type(connection)}" for n in child_names)
     rows = ", ".join([f"({typed})"] * child_count)
     child_columns = ", ".join(qn(_field(child, n).column) for n in child_names)
     aliases = ", ".join(f"c{i}" for i in range(len(child_names)))
     return (
         f"WITH p AS (INSERT INTO {qn(parent._meta.db_table)} ({parent_columns}) "
-        f"VALUES ({parent_values}){_skip_duplicate_sql(parent, skip_duplicate)} "
+        f"{parent_values}{_skip_duplicate_sql(parent, skip_duplicate)} "
         f"RETURNING {qn('id')}), "
         f"c AS (INSERT INTO {qn(child._meta.db_table)} ({qn(_field(child, child_fk).column)}, "
         f"{child_columns}) SELECT p.{qn('id')}, {aliases} "
@@ -194,17 +228,20 @@ def insert_with_children_and_update(
     update_values: Mapping[str, object],
     *,
     skip_duplicate: tuple[str, str],
+    skip_held_by: type[models.Model] | None = None,
 ) -> int | None:
     """Insert a row, its child rows (``child_fk`` set to the new row's id) and update another
     row: one statement on PostgreSQL (data-modifying CTEs), three elsewhere. When the row's
     non-blank key is already taken in its scope (``skip_duplicate``: scope, key) nothing at
-    all is written; any other unique clash raises.
+    all is written; any other unique clash raises. With ``skip_held_by``, nothing is written
+    either when a row of that model holds the key in the same scope (a hand's key taken by a
+    step of the game's hands): the same statement looks.
 
     Returns:
         The new row's id, or None when nothing was written.
     """
     if connection.vendor != "postgresql":
-        inserted = insert(parent, [row], skip_duplicate=skip_duplicate)
+        inserted = insert(parent, [row], skip_duplicate=skip_duplicate, skip_held_by=skip_held_by)
         if not inserted:
             return None
         insert(child, [{child_fk: inserted[0], **r} for r in child_rows])
@@ -222,8 +259,10 @@ def insert_with_children_and_update(
         update_names,
         connection.vendor,
         skip_duplicate,
+        skip_held_by,
     )
     params = [_prep(_field(parent, n), row[n]) for n in parent_names]
+    params += _held_params(row, skip_duplicate, skip_held_by)
     params += [_prep(_field(child, n), r[n]) for r in child_rows for n in child_names]
     params += [_prep(_field(updated, n), update_values[n]) for n in update_names]
     params.append(updated_pk)

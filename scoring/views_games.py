@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
+from ops import idempotency
 from scoring import games as game_adapters
 from scoring import selectors, services
 from scoring.errors import IdempotencyKeyReused
@@ -102,4 +103,5 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 return response
     else:
         form = GameStartForm(user=user)
-    return render(request, "scoring/game_new.html", {"form": form})
+    status = idempotency.page_status(form, 200)  # 400 for a refused key
+    return render(request, "scoring/game_new.html", {"form": form}, status=status)

@@ -16,11 +16,13 @@ class TournamentsConfig(AppConfig):
         waiting work with ``ops.background``, and the rows of this app a table's live region
         reads with ``scoring.live`` (its poll's version)."""
         from ops.background import tick_register, waiting_register
+        from ops.idempotency import holder_register
         from scoring.live import live_sources_register
         from scoring.services import game_changed_register
         from tournaments.selectors import live_sources
         from tournaments.services import ORIGIN, game_changed
         from tournaments.services.clock import call_time
+        from tournaments.services.keys import _seat_holds_key, _tournament_holds_key
         from tournaments.services.results import _standings_oldest, _standings_resend
         from tournaments.services.seatings import _seating_oldest, _seating_resend
 
@@ -33,3 +35,6 @@ class TournamentsConfig(AppConfig):
         waiting_register("seating", _seating_oldest)
         waiting_register("standings", _standings_oldest)
         live_sources_register(live_sources)
+        # A user's create keys are one space (ops.idempotency.refuse_if_held_elsewhere).
+        holder_register("tournaments", _tournament_holds_key)
+        holder_register("rounds", _seat_holds_key)

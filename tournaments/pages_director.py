@@ -275,6 +275,7 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
         "sit_outs": [],
         "clock": {},
         "poll": False,
+        "seat_key": new_idempotency_key(),  # the Seat round form's: a double send seats once
     }
     if rnd is None:
         return context
@@ -355,7 +356,7 @@ def tournament_new(request: HtmxHttpRequest, club: Club) -> HttpResponse:
                 form.add_service_error(exc)
             else:
                 return _back(request, tournament)
-        status = 422
+        status = idempotency.page_status(form, 422)
     else:
         form = TournamentForm(club=club)
     return render(request, "tournaments/new.html", {"club": club, "form": form}, status=status)

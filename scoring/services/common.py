@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.auth.models import User as AuthUser
+from django.db.models import CharField, Value
 from django.utils import timezone
 
 from ops import idempotency
@@ -125,8 +126,9 @@ def _write_hand(
 
     Through the ORM, except with ``hot_path`` (:func:`hand_record` only, with ``game_state``):
     then :mod:`scoring.rows` writes all three in one statement where the database allows, and
-    returns None, having written nothing, when another hand of the game already holds
-    ``idempotency_key`` (the ORM path raises ``IntegrityError`` instead)."""
+    returns None, having written nothing, when another hand or a step of a hand of the game
+    already holds ``idempotency_key`` (the ORM path raises ``IntegrityError`` instead for a
+    hand; its callers looked for the key first)."""
     values: dict[str, Any] = {
         "game_id": game.pk,
         "number": number,
@@ -167,6 +169,7 @@ def _write_hand(
             game.pk,
             game_state,
             skip_duplicate=("game_id", "idempotency_key"),
+            skip_held_by=HandEvent,
         )
         if inserted is None:
             return None
@@ -185,8 +188,9 @@ def _line_scores(hand: Hand) -> list[tuple[str, int]]:
 
 def _locked(game: Game, *, replay_key: str | None = None, hot_path: bool = False) -> Game:
     """The game's row, locked until the transaction ends; with ``replay_key``, also the id of
-    the hand an earlier request with that idempotency key wrote (``replay_id``, or None),
-    read after the lock is granted so that it sees a concurrent request's committed hand.
+    the hand an earlier request with that idempotency key wrote (``replay_id``, or None) and
+    whether a step holds it instead (``key_on_step``), read (:func:`_key_holder`) after the
+    lock is granted so that it sees a concurrent request's committed write.
 
     Through the ORM, except with ``hot_path`` (:func:`hand_record` only): :mod:`scoring.rows`.
 
@@ -201,17 +205,38 @@ def _locked(game: Game, *, replay_key: str | None = None, hot_path: bool = False
     except Game.DoesNotExist as exc:  # deleted while we waited for its lock (a regenerate)
         raise GameNotFound(game=game.pk) from exc
     if replay_key:
-        locked.replay_id = _hand_with_key(game, replay_key)
+        holder = _key_holder(game, replay_key)
+        locked.replay_id = holder[1] if holder is not None and holder[0] == HAND else None
+        locked.key_on_step = holder is not None and holder[0] == STEP
     return locked
 
 
-def _hand_with_key(game: Game, key: str) -> int | None:
-    """The id of game ``game``'s hand written under idempotency key ``key``, or None."""
-    return (
+#: What :func:`_key_holder` says holds a key: a hand (an entry or a correction) or a step.
+HAND, STEP = "hand", "step"
+
+
+def _key_holder(game: Game, key: str) -> tuple[str, int] | None:
+    """Which write of ``game`` holds idempotency key ``key``: (:data:`HAND`, the hand
+    revision's id) or (:data:`STEP`, the step's ``HandEvent`` id); None when none does.
+
+    A game's keys are one space across its hands and their steps: one statement reads both
+    tables (UNION ALL), so a key is never taken for a hand by one write and a step by another.
+    """
+    hands = (
         Hand.objects.filter(game_id=game.pk, idempotency_key=key)
-        .values_list("pk", flat=True)
-        .first()
+        .order_by()
+        .annotate(held_by=Value(HAND, output_field=CharField()))
+        .values_list("held_by", "pk")
     )
+    steps = (
+        HandEvent.objects.filter(game_id=game.pk, idempotency_key=key)
+        .order_by()
+        .annotate(held_by=Value(STEP, output_field=CharField()))
+        .values_list("held_by", "pk")
+    )
+    # A resolution's correction keeps the key on its step and on the revision: the step first.
+    found = list(hands.union(steps, all=True).order_by("-held_by")[:1])
+    return (str(found[0][0]), int(found[0][1])) if found else None
 
 
 LOCKED_FIELDS = (
@@ -317,12 +342,12 @@ def _replayed_step(game: Game, key: str | None, fingerprint: str) -> Hand | None
     """
     if not key:
         return None
-    step = HandEvent.objects.filter(game_id=game.pk, idempotency_key=key).first()
-    if step is None:
-        written = _hand_with_key(game, key)
-        if written is not None:  # a hand's entry or correction holds the key
-            raise IdempotencyKeyReused()
+    holder = _key_holder(game, key)
+    if holder is None:
         return None
+    if holder[0] == HAND:  # a hand's entry or correction holds the key
+        raise IdempotencyKeyReused()
+    step = HandEvent.objects.get(pk=holder[1])
     idempotency.replay_or_refuse(
         step.request_fingerprint,
         fingerprint,

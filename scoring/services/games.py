@@ -68,7 +68,8 @@ def game_start(
         currency: Tonk only: a three-letter code.
         club: the club the game belongs to (its members may see and change it).
         created_by: the user starting the game.
-        idempotency_key: a retry with the same key (same user) returns the first game.
+        idempotency_key: a retry with the same key (same user) returns the first game; the
+            user's key on another create (a tournament, a round's seating) is refused.
         sequence_from: Rook and Bluke: the number its first round or hand must have (a
             tournament table plays its part of the schedule).
         hand_limit: the most hands (rounds) it takes; one more is refused.
@@ -83,6 +84,7 @@ def game_start(
 
     Raises:
         SheetError: a bad game, option, stake, currency, name or number of players.
+        IdempotencyKeyReused: the key was used for another game or another create.
     """
     owner = _user(created_by)
     specs = [p if isinstance(p, SeatSpec) else SeatSpec(p) for p in players]
@@ -104,6 +106,9 @@ def game_start(
         if existing is not None:
             _replay_or_refuse(existing, fingerprint)
             return existing, False
+        idempotency.refuse_if_held_elsewhere(
+            owner.pk, idempotency_key, kind="games", refusal=_key_reused
+        )
     engine, settings = _settings_verify(
         kind=kind, options=options, stake=stake, currency=currency, confirmation=confirmation
     )
@@ -131,13 +136,23 @@ def game_start(
     return game, True
 
 
+def _key_reused() -> IdempotencyKeyReused:
+    return IdempotencyKeyReused("idempotency_key_reused.game")
+
+
+def _game_holds_key(user_id: int, key: str) -> bool:
+    """Whether user ``user_id`` started a game (or imported a sheet) under ``key``
+    (``ops.idempotency.holder_register``)."""
+    return Game.objects.filter(created_by_id=user_id, idempotency_key=key).exists()
+
+
 def _replay_or_refuse(existing: Game, fingerprint: str) -> None:
     """The one decision (:func:`ops.idempotency.replay_or_refuse`) for a game started under a
     key the creator used already: a retry, or ``idempotency_key_reused.game``."""
     idempotency.replay_or_refuse(
         existing.request_fingerprint,
         fingerprint,
-        lambda: IdempotencyKeyReused("idempotency_key_reused.game"),
+        _key_reused,
     )
 
 

@@ -28,12 +28,13 @@ from scoring.events import Change
 from scoring.models import Game, Hand, HandEvent
 from scoring.permissions import Act, Actor, Role, reason_text
 from scoring.services.common import (
+    STEP,
     _add_to_totals,
     _author,
     _checked,
     _event,
     _hand_fingerprint,
-    _hand_with_key,
+    _key_holder,
     _line_scores,
     _locked,
     _replayed_step,
@@ -185,22 +186,23 @@ def hand_record(
     return hand, True
 
 
-def _step_with_key(game: Game, key: str) -> bool:
-    """Whether a step of ``game``'s hands (a void, a confirmation…) holds idempotency key
-    ``key``."""
-    return HandEvent.objects.filter(game_id=game.pk, idempotency_key=key).exists()
-
-
 def _replay_of(game: Game, key: str | None, fingerprint: str) -> Hand | None:
     """The hand an earlier request with ``key`` wrote in ``game``, if any, when it was this
-    request (``fingerprint``).
+    request (``fingerprint``). One statement looks for the key on hands and steps alike
+    (:func:`scoring.services.common._key_holder`).
 
     Raises:
-        IdempotencyKeyReused: the key was used for a different write.
+        IdempotencyKeyReused: the key was used for a different write: another hand, or a
+            step of a hand (a void, a confirmation…).
     """
     if not key:
         return None
-    return _replayed(_hand_with_key(game, key), fingerprint)
+    holder = _key_holder(game, key)
+    if holder is None:
+        return None
+    if holder[0] == STEP:
+        raise IdempotencyKeyReused()
+    return _replayed(holder[1], fingerprint)
 
 
 def correction_fingerprint(
@@ -252,7 +254,7 @@ def hand_correct(
     existing = _replayed(game.replay_id, fingerprint)
     if existing is not None:
         return existing, False
-    if idempotency_key and _step_with_key(game, idempotency_key):
+    if game.key_on_step:
         raise IdempotencyKeyReused()  # a step of a hand holds the key
     why = reason_text(reason)
     role = _checked(Act.CORRECT, by, game, why)

@@ -11,12 +11,18 @@ every page form that carries an ``idempotency_key`` field:
 - a key over 255 characters, empty, or holding a space, a control character or non-ASCII, is
   400 ``bad_format`` naming the header (a page: the form refused), nothing stored;
 - another caller's same key never replays the first caller's answer: a write of their own
-  (games, imports, tournaments, round retries: the key is the user's), or 409 within a game.
+  (games, imports, tournaments, round seatings: the key is the user's), or 409 within a game;
+- a user's creates share one space of keys, and so do a game's hands and their steps: the
+  key of one on another is 409, nothing stored; a round's seat request replays even after the
+  round was played;
+- a page form sent with a refused key says so (400) and comes back with a fresh key that
+  works.
 """
 
 from __future__ import annotations
 
 import copy
+import html
 import re
 import uuid
 from collections.abc import Callable
@@ -27,7 +33,9 @@ from typing import Any
 import pytest
 from django import forms
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
@@ -59,6 +67,9 @@ BAD_KEYS = {
     "a tab inside": "key\tone",
     "non-ASCII": "clé-1",
     "a zero-width space": "key\u200bone",
+    "a trailing tab": "x\t",
+    "a DEL": "a\x7f",
+    "one accent": "ké",
 }
 #: And in a header: one sent empty, one with spaces around it (a key is taken exactly as sent).
 BAD_HEADERS = {**BAD_KEYS, "empty": "", "spaces around": " key-1 "}
@@ -388,6 +399,150 @@ def test_another_callers_same_key_never_replays_the_first_answer(
         assert theirs.json()["conflict"]["code"] == "idempotency_key_reused"
 
 
+#: The API operations of a game's hands that write a hand revision, and those that write a
+#: step of a hand (a void, a confirmation…): every game path under ``hands`` is one of them.
+HAND_WRITES = [
+    ("POST", "/api/v1/games/{game_id}/hands/"),
+    ("PUT", "/api/v1/games/{game_id}/hands/{number}/"),
+]
+STEP_WRITES = [k for k in API_CASES if "/hands/" in k[1] and k not in HAND_WRITES]
+
+
+def test_every_write_of_a_games_hands_is_a_hand_or_a_step() -> None:
+    in_a_game = {k for k in _operations_taking_the_key() if k[1].startswith("/api/v1/games/{")}
+    assert in_a_game == set(HAND_WRITES) | set(STEP_WRITES)
+    assert len(STEP_WRITES) == 5
+
+
+@pytest.mark.parametrize("step", [f"{m} {p}" for m, p in STEP_WRITES])
+@pytest.mark.parametrize("hand", [f"{m} {p}" for m, p in HAND_WRITES])
+@pytest.mark.parametrize("order", ["step first", "hand first"])
+def test_a_games_hands_and_steps_share_one_space_of_keys(
+    world: World, step: str, hand: str, order: str
+) -> None:
+    """A key a step of a hand took is refused for a hand's entry or correction, and the
+    other way round: 409, nothing stored."""
+    first, then = (_case(step), _case(hand))[:: 1 if order == "step first" else -1]
+    if order == "step first":
+        _case(step).prepare(world)
+    answer = first.send(world, KEY, "first", "first")
+    assert answer.status_code == first.created, answer.content
+    if order == "hand first":
+        _case(step).prepare(world)
+    with nothing_stored():
+        refused = then.send(world, KEY, "first", "first")
+    assert refused.status_code == 409, refused.content
+    assert refused.json()["conflict"]["code"] == "idempotency_key_reused"
+
+
+def test_a_hands_key_costs_the_hot_path_no_statement(world: World) -> None:
+    """Recording a new hand under a key (looked for on hands and steps alike) runs as many
+    statements as recording one without a key."""
+    counts = []
+    for key, hand in ((None, HAND_C), ("hot-1", HAND_A)):
+        with CaptureQueriesContext(connection) as ran:
+            services.hand_record(game=world.game, entry=hand, idempotency_key=key)
+        counts.append(len(ran.captured_queries))
+    assert counts[0] == counts[1], counts
+
+
+#: The creates: every operation taking a key outside a game's hands. A user's keys are one
+#: space across them (``ops.idempotency.refuse_if_held_elsewhere``).
+CREATES = sorted(k for k in API_CASES if k not in HAND_WRITES and k not in STEP_WRITES)
+
+
+def test_the_creates_are_every_operation_outside_a_games_hands() -> None:
+    outside = {k for k in _operations_taking_the_key() if not k[1].startswith("/api/v1/games/{")}
+    assert set(CREATES) == outside
+    assert len(CREATES) == 4
+
+
+@pytest.mark.parametrize("second", [f"{m} {p}" for m, p in CREATES])
+@pytest.mark.parametrize("first", [f"{m} {p}" for m, p in CREATES])
+def test_a_users_create_keys_are_one_space(world: World, first: str, second: str) -> None:
+    """The user's key of one create (a game, an import, a tournament, a round's seating) on
+    another create is 409 ``idempotency_key_reused``, nothing stored; a key of another user
+    is theirs."""
+    if first == second:
+        pytest.skip("the same create: a retry, or another body (the tests above)")
+    answer = _case(first).send(world, KEY, "first", "first")
+    assert answer.status_code == _case(first).created, answer.content
+    with nothing_stored():
+        refused = _case(second).send(world, KEY, "first", "first")
+    assert refused.status_code == 409, refused.content
+    assert refused.json()["conflict"]["code"] == "idempotency_key_reused"
+    theirs = _case(second).send(world, KEY, "first", "second")
+    assert theirs.status_code == _case(second).created, theirs.content
+
+
+def _round_cycle(w: World, tournament: Tournament, key: str) -> Any:
+    url = f"/api/v1/tournaments/{tournament.pk}/rounds/"
+    return w.d1.post(url, HTTP_IDEMPOTENCY_KEY=key)
+
+
+def _play_out(w: World, tournament: Tournament, number: int) -> None:
+    """Publish round ``number``, enter a hand at every table, close it."""
+    rnd = Round.objects.get(tournament=tournament, number=number)
+    assert rnd.state == Round.State.SEATED, (rnd.state, rnd.failure)
+    tournament_services.round_publish(round=rnd, by=w.director.user)
+    for table in rnd.tables.all():
+        names = [name for name, _seat in table.game.seating]
+        high = iter(["KD QD", "KH QH", "KC QC"])
+        held = {n: "2S" if n == names[1] else next(high) for n in names}
+        services.hand_record(
+            game=table.game,
+            entry={"dealer": names[0], "end": "knock", "by": names[1], "held": held},
+        )
+    tournament_services.round_close(round=Round.objects.get(pk=rnd.pk), by=w.director.user)
+
+
+def test_a_seat_request_is_replayed_after_its_round_is_played(
+    world: World, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The seat request's key stays with it: the same request after round 1 was seated,
+    played and closed answers with round 1 as it is now (202), seats no round 2; the key on
+    another tournament or with another reason is 409."""
+    tournament = world.tournaments[0]
+    Round.objects.filter(tournament=tournament).delete()
+    with django_capture_on_commit_callbacks(execute=True):  # the seating task runs
+        first = _round_cycle(world, tournament, "R1")
+    assert (first.status_code, first.json()["number"]) == (202, 1), first.content
+    _play_out(world, tournament, 1)
+    with nothing_stored():
+        again = _round_cycle(world, tournament, "R1")
+    assert (again.status_code, again.json()["number"]) == (202, 1), again.content
+    assert again.json()["state"] == "complete"
+    assert tournament.round_set.count() == 1
+    with nothing_stored():
+        refused = _round_cycle(world, world.tournaments[1], "R1")
+    assert refused.status_code == 409, refused.content
+    assert refused.json()["conflict"]["code"] == "idempotency_key_reused"
+    assert _round_cycle(world, tournament, "R2").json()["number"] == 2
+
+
+def test_the_dashboards_seat_form_sends_a_key_and_a_double_send_seats_once(
+    world: World, django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament = world.tournaments[0]
+    Round.objects.filter(tournament=tournament).delete()
+    client = _browser(world)
+    dashboard = reverse("tournaments:manage", args=[tournament.pk])
+    page = client.get(dashboard).content.decode()
+    form = re.search(r'<form[^>]*action="([^"]*/manage/seat/)"[^>]*>(.*?)</form>', page, re.S)
+    assert form is not None
+    (key,) = _keys_shown(form.group(2))
+    for _ in range(2):
+        with django_capture_on_commit_callbacks(execute=True):
+            sent = client.post(form.group(1), {"idempotency_key": key})
+        assert sent.status_code in (302, 303)
+    _play_out(world, tournament, 1)
+    with nothing_stored():
+        assert client.post(form.group(1), {"idempotency_key": key}).status_code in (302, 303)
+        other = client.post(form.group(1), {"idempotency_key": key, "reason": "another"})
+    assert other.status_code in (302, 303)  # refused: back to the dashboard, which says why
+    assert tournament.round_set.count() == 1
+
+
 # --- the rule itself -----------------------------------------------------------------------------
 
 
@@ -457,6 +612,14 @@ def test_every_form_with_a_key_reads_it_by_the_one_rule() -> None:
         assert isinstance(form_class.base_fields["idempotency_key"], idempotency.KeyField), (
             form_class
         )
+        # ...and answers a refused key the one way (a message, a fresh key, 400).
+        assert issubclass(form_class, idempotency.KeyedForm), form_class
+    # Every form with a key (and every subclass: the entry forms of each game) has its pages
+    # in the tests below.
+    named = {f.__name__ for f in with_key} - {
+        f.__name__ for f in with_key for base in f.__mro__[1:] if base.__name__ in FORM_PAGES
+    }
+    assert named == set(FORM_PAGES)
 
 
 #: Templates that write a hidden ``idempotency_key`` input by hand, and the form (or view)
@@ -469,6 +632,7 @@ HAND_WRITTEN_KEYS = {
     "scoring/_seat_buttons.html": "scoring.pages_trust.SeatChoiceForm",
     "scoring/seat_links.html": "links_rotate (naturally once: the key is not read)",
     "tournaments/_seat_again.html": "tournaments.pages_director.seat (clean_key)",
+    "tournaments/_grid.html": "tournaments.pages_director.seat (clean_key)",
 }
 
 
@@ -560,6 +724,13 @@ def _page_round_retry(w: World, c: Client, key: str, variant: str) -> Any:
     return c.post(url, {"idempotency_key": key, "reason": reason})
 
 
+def _page_seat_choose(w: World, c: Client, key: str, variant: str) -> Any:
+    ana = w.other_game.seats.get(position=0)  # a game no seat has acted in yet
+    url = reverse("scoring:seat-choose", kwargs={"key": w.other_game.table_key})
+    seat = ana.pk if variant == "first" else ""  # another body: forget the seat chosen
+    return c.post(url, {"idempotency_key": key, "seat": seat})
+
+
 PAGE_CASES = {
     "game new": PageCase(_page_game_new, lambda w: _browser(w)),
     "hand new": PageCase(_page_hand_new, lambda w: _browser(w, 0)),
@@ -571,7 +742,17 @@ PAGE_CASES = {
     "hand restore": PageCase(_page_step("restore"), lambda w: _browser(w), lambda w: w.void(1)),
     "tournament new": PageCase(_page_tournament_new, lambda w: _browser(w)),
     "round retry": PageCase(_page_round_retry, lambda w: _browser(w)),
+    "seat choose": PageCase(_page_seat_choose, lambda w: Client()),
 }
+#: The page cases of each form with a :class:`ops.idempotency.KeyField` (every one has some).
+FORM_PAGES = {
+    "GameStartForm": ["game new"],
+    "EntryForm": ["hand new", "hand correct"],
+    "ReasonForm": ["hand confirm", "hand dispute", "hand void", "hand resolve", "hand restore"],
+    "TournamentForm": ["tournament new"],
+    "SeatChoiceForm": ["seat choose"],
+}
+KEYED_FORM_PAGES = [page for pages in FORM_PAGES.values() for page in pages]
 PAGES = pytest.mark.parametrize("form_page", list(PAGE_CASES))
 
 
@@ -584,7 +765,37 @@ def test_a_page_refuses_a_key_the_rule_refuses(world: World, form_page: str, why
     with nothing_stored():
         refused = case.post(world, client, BAD_KEYS[why], "first")
     # Refused: the form comes back (a page shows its form again rather than an error page).
-    assert refused.status_code in (200, 400, 422), refused.status_code
+    assert refused.status_code == idempotency.REFUSED_STATUS, refused.status_code
+
+
+def _keys_shown(page: str) -> list[str]:
+    return re.findall(r'name="idempotency_key"[^>]*?value="([^"]*)"', page) + re.findall(
+        r'value="([^"]*)"[^>]*?name="idempotency_key"', page
+    )
+
+
+@pytest.mark.parametrize("form_page", KEYED_FORM_PAGES)
+@pytest.mark.parametrize("why", list(BAD_KEYS))
+def test_a_refused_key_is_said_and_replaced_so_sending_again_works(
+    world: World, form_page: str, why: str
+) -> None:
+    """A form sent with a key the rule refuses says so, shows the form with a fresh key
+    (400, nothing stored), and the form sent again with it is written."""
+    case = PAGE_CASES[form_page]
+    case.prepare(world)
+    client = case.client(world)
+    with nothing_stored():
+        refused = case.post(world, client, BAD_KEYS[why], "first")
+    page = refused.content.decode()
+    assert refused.status_code == 400, refused.status_code
+    assert str(idempotency.KeyedForm.DAMAGED) in html.unescape(page)
+    shown = {html.unescape(k) for k in _keys_shown(page)}
+    assert shown, "the form comes back with its key"
+    assert BAD_KEYS[why] not in shown
+    for fresh in shown:
+        assert idempotency.clean_key(fresh, required=True) == fresh
+    again = case.post(world, client, shown.pop(), "first")
+    assert again.status_code in (302, 303), again.status_code
 
 
 @PAGES

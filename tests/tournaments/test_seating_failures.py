@@ -393,7 +393,7 @@ def test_a_seating_the_players_no_longer_fill_fails_with_its_reason_everywhere(
             "retry": True,
             "idempotency_key": retry.group(1),
             "request_fingerprint": idempotency.fingerprint(
-                "POST", f"tournaments/{tournament.pk}/rounds/1/retry", {"reason": ""}
+                "POST", f"tournaments/{tournament.pk}/rounds", {"reason": ""}
             ),
         },
     )

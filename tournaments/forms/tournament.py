@@ -54,7 +54,7 @@ def _sizes_text(sizes: list[int]) -> str:
     return ", ".join(str(s) for s in sizes)
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(idempotency.KeyedForm):
     """Create a tournament: every option of :func:`tournaments.services.tournament_create`.
 
     Args:

@@ -18,7 +18,7 @@ from tonkrules.errors import PlayerError
 from tonkrules.names import clean_name, name_key
 from tonkrules.sheet import parse_currency, parse_stake
 from tournaments import localtime, seating
-from tournaments.errors import TournamentConflict, TournamentError
+from tournaments.errors import TournamentError
 from tournaments.models import (
     TOURNAMENT_NAME_LENGTH,
     AuditEntry,
@@ -30,6 +30,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.audit import _audit
+from tournaments.services.keys import _key_reused, _replay_or_refuse
 from tournaments.services.results import _results_changed
 
 
@@ -61,16 +62,6 @@ def _whole(value: object, field: str, low: int, high: int) -> int:
 
 #: The arguments of :func:`tournament_create` that are not the request's body.
 _NOT_THE_BODY = frozenset({"club", "created_by", "idempotency_key"})
-
-
-def _replay_or_refuse(existing: Tournament, fingerprint: str) -> None:
-    """The one decision (:func:`ops.idempotency.replay_or_refuse`) for a tournament created
-    under a key its creator used already: a retry, or 409 ``idempotency_key_reused``."""
-    idempotency.replay_or_refuse(
-        existing.request_fingerprint,
-        fingerprint,
-        lambda: TournamentConflict("idempotency_key_reused"),
-    )
 
 
 @transaction.atomic
@@ -120,7 +111,9 @@ def tournament_create(
             wall time in ``time_zone``; an aware one, or text with an offset, is that instant
             (``tournaments.localtime.instant``: a wall time the zone skips, or shows twice,
             is refused). Stored as the instant.
-        idempotency_key: a retry with the same key (same user) returns the first tournament.
+        idempotency_key: a retry with the same key (same user) returns the first tournament;
+            the user's key on another create (a game, an import, a round's seating) is
+            refused (``idempotency_key_reused``).
 
     Returns:
         (the tournament, whether it was created now).
@@ -141,6 +134,10 @@ def tournament_create(
         if existing is not None:
             _replay_or_refuse(existing, fingerprint)
             return existing, False
+        user_id = getattr(created_by, "pk", None)
+        idempotency.refuse_if_held_elsewhere(
+            user_id, idempotency_key, kind="tournaments", refusal=_key_reused
+        )
     if not isinstance(name, str):
         raise TournamentError("bad_name", field="name")
     try:

@@ -35,8 +35,9 @@ from tournaments.models import (
     TableSeat,
     Tournament,
 )
-from tournaments.services.audit import _audit, _user_of
+from tournaments.services.audit import _audit
 from tournaments.services.events import _active, _check_seatable, _last_round, _players_locked
+from tournaments.services.keys import _seat_replayed
 from tournaments.services.origin import ORIGIN
 from tournaments.services.results import _results_changed
 
@@ -55,13 +56,20 @@ def round_seat(
 
     One seating per (tournament, round), guarded by a database constraint: while the latest
     round is not yet published, asking again (or concurrently) returns it; a round still
-    waiting for its seating (``planned``) has its task sent again.
+    waiting for its seating (``planned``) has its task sent again (a request with a key is
+    kept in the audit then too, ``seat`` with ``again``).
 
     A latest round whose seating failed (``failed``, ``Round.failure`` saying why) is asked
     again: the retry. Its players are checked again, then it is ``planned`` once more (no
     attempt counted, no failure, asked and sent now), kept in the audit (``seat`` with
-    ``retry``) and its task sent. ``idempotency_key`` (the retry button's): a retry with a key
-    already used for this round changes nothing (a double tap after the retry failed again).
+    ``retry``) and its task sent.
+
+    ``idempotency_key`` (the API's header, the dashboard's hidden key): every seat request
+    keeps it in its audit entry with its fingerprint (``POST tournaments/<id>/rounds``, the
+    reason). The same request again under the key (a double tap, a lost answer) changes
+    nothing and answers with the round it asked for, as it is now; the key on another
+    tournament or with another reason is refused, and so is the user's key of another
+    create (``ops.idempotency.refuse_if_held_elsewhere``).
 
     Every request that would seat checks first that the active players can fill a table
     (``tournaments.seating.check_seatable``); nothing is saved when they cannot.
@@ -71,18 +79,40 @@ def round_seat(
 
     Raises:
         TournamentConflict: ``round_not_complete`` (round r is being played), ``all_seated``.
+        TournamentConflict: ``idempotency_key_reused``: the key was used for another request.
         TournamentError: ``too_few_players`` (fewer active players than the smallest table:
             "4 players cannot fill a table: the smallest table seats 5"), ``bad_reason``.
     """
     _players_locked(tournament.pk)  # the latest round, then the tournament: one order
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    key = idempotency_key or ""
+    fingerprint = idempotency.fingerprint(
+        "POST", f"tournaments/{tournament.pk}/rounds", {"reason": str(reason or "")}
+    )
+    if key:
+        replayed = _seat_replayed(by, key, fingerprint)
+        if replayed is not None:
+            return replayed, False
+    keyed: dict[str, Any] = (
+        {"idempotency_key": key, "request_fingerprint": fingerprint} if key else {}
+    )
     last = _last_round(tournament)
     if last is not None and last.state in (Round.State.PLANNED, Round.State.SEATED):
         if last.state == Round.State.PLANNED:  # its task may have been lost: ask again (idempotent)
             _seating_send(last)
+        if keyed:  # the key answers with this round from now on
+            _audit(
+                tournament.pk,
+                AuditEntry.Action.SEAT,
+                by=by,
+                reason=reason,
+                round_number=last.number,
+                again=True,
+                **keyed,
+            )
         return last, False
     if last is not None and last.state == Round.State.FAILED:
-        return _seating_retry(last, by=by, reason=reason, idempotency_key=idempotency_key), False
+        return _seating_retry(last, by=by, reason=reason, keyed=keyed), False
     if last is not None and last.state != Round.State.COMPLETE:
         raise TournamentConflict(
             "round_not_complete",
@@ -100,43 +130,29 @@ def round_seat(
             )
     except IntegrityError:  # a concurrent request created it first
         return Round.objects.get(tournament=tournament, number=number), False
-    _audit(tournament.pk, AuditEntry.Action.SEAT, by=by, reason=reason, round_number=number)
+    _audit(
+        tournament.pk,
+        AuditEntry.Action.SEAT,
+        by=by,
+        reason=reason,
+        round_number=number,
+        **keyed,
+    )
     enqueue(tasks.round_seat, rnd.pk)
     return rnd, True
 
 
-def _seating_retry(rnd: Round, *, by: Any, reason: object, idempotency_key: str | None) -> Round:
+def _seating_retry(rnd: Round, *, by: Any, reason: object, keyed: dict[str, Any]) -> Round:
     """Ask again for failed round ``rnd``'s seating (its tournament's row locked):
-    :func:`round_seat`'s retry."""
-    key = idempotency_key or ""
-    fingerprint = idempotency.fingerprint(
-        "POST",
-        f"tournaments/{rnd.tournament_id}/rounds/{rnd.number}/retry",
-        {"reason": str(reason or "")},
-    )
-    if key:
-        earlier = AuditEntry.objects.filter(  # the caller's key, in any tournament
-            action=AuditEntry.Action.SEAT,
-            user=_user_of(by),
-            details__idempotency_key=key,
-        ).first()
-        if earlier is not None:  # a retry answers with the round as it is now
-            idempotency.replay_or_refuse(
-                str(earlier.details.get("request_fingerprint", "")),
-                fingerprint,
-                lambda: TournamentConflict("idempotency_key_reused"),
-            )
-            return rnd
+    :func:`round_seat`'s retry; ``keyed``: the request's key and fingerprint for its audit
+    entry (none: empty)."""
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
     if rnd.state != Round.State.FAILED:
         return rnd
     _check_seatable(rnd.tournament, len(_active(rnd.tournament, rnd.number)))
     _seating_asked_again(rnd)
     rnd.save(update_fields=("state", "seat_asked_at", "seat_sent_at", "seat_attempts", "failure"))
-    details: dict[str, Any] = {"retry": True}
-    if key:
-        details["idempotency_key"] = key
-        details["request_fingerprint"] = fingerprint
+    details: dict[str, Any] = {"retry": True, **keyed}
     _audit(
         rnd.tournament_id,
         AuditEntry.Action.SEAT,
