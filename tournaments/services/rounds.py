@@ -436,8 +436,9 @@ def substitute_set(
         raise TournamentError.because("bad_name", exc.error, field="substitute") from exc
     seat.substitute = name
     seat.save(update_fields=("substitute",))
-    # who plays the seat is what the standings show of a table that has not reported
-    _results_changed(rnd.tournament_id)
+    if rnd.state in (Round.State.PUBLISHED, Round.State.PLAYING):
+        # the round in play: who plays the seat is what the standings show of its tables
+        _results_changed(rnd.tournament_id)
     _audit(
         rnd.tournament_id,
         AuditEntry.Action.SUBSTITUTE,
