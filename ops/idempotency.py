@@ -49,7 +49,10 @@ _KEY = re.compile(r"[!-~]+")
 DESCRIPTION = (
     "The client's key for this write: a retry of the same request (same method, path and body, "
     "from the same caller) changes nothing and answers as the first did; the same key with "
-    "another body or on another resource is refused (409 `idempotency_key_reused`). 1 to "
+    "another body or on another resource of its space is refused (409 "
+    "`idempotency_key_reused`). A key's space: a game's hands and their steps, for the keys "
+    "of that game's writes; the signed-in user's creations (games, score-sheet imports, "
+    "tournaments, round seat requests), for theirs. 1 to "
     f"{MAX_LENGTH} characters of printable ASCII without spaces (a UUID fits); anything else "
     "is refused (400 `bad_format` naming the header), never cut."
 )
