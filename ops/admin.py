@@ -36,37 +36,33 @@ from django.utils.translation import gettext
 from ops.models import Heartbeat
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class _NoWrites:
+    """No add, change or delete permission, for anyone: the read-only admins' and inlines'
+    one refusal."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(_NoWrites, admin.ModelAdmin):
     """Results and derived state: shown, never added, changed or deleted in the admin (a
     superuser included). Without delete permission Django offers no "delete selected"
     action and refuses the delete view (403); without change permission the change view
     shows the row read-only and refuses a POST (403)."""
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(_NoWrites, admin.TabularInline):
     """Rows shown beside their parent (a game's seats, a hand's score lines), never added,
     changed or deleted there."""
 
     extra = 0
     can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 def is_result(model: type[Model], site: admin.AdminSite | None = None) -> bool:
