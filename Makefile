@@ -16,7 +16,7 @@ BROKER_CHECK = DJANGO_SETTINGS_MODULE=config.settings $(PY) -c "import sys, djan
 	sys.exit(0 if not s.CELERY_TASK_ALWAYS_EAGER else 'CELERY_BROKER_URL is not set (environment \
 	or .env): without a broker tasks run eagerly in the web process and a worker has nothing to do.')"
 
-.PHONY: help setup migrate demo run test lint serve worker beat clean
+.PHONY: help setup catalogues messages migrate demo run test lint serve worker beat clean
 
 help: ## list the targets
 	@echo "Tabletally: make TARGET"
@@ -29,7 +29,17 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP) ## create .venv and install the project with its dev tools (once per pyproject change)
 
-migrate: setup ## apply database migrations
+catalogues: setup ## compile locale/*/LC_MESSAGES/*.po into .mo (Babel: no GNU gettext needed)
+	$(PY) manage.py compilemessages
+
+LANGS := bn ta fil as
+MESSAGES_IGNORE := --ignore=.venv --ignore=tests --ignore=bench --ignore=staticfiles
+messages: setup ## after changing strings: extract them into every locale/<code>/*.po (needs GNU gettext)
+	$(PY) manage.py makemessages --no-obsolete $(MESSAGES_IGNORE) $(addprefix -l ,$(LANGS))
+	$(PY) manage.py makemessages --no-obsolete -d djangojs $(MESSAGES_IGNORE) $(addprefix -l ,$(LANGS))
+	$(PY) -m ops.catalogues locale
+
+migrate: catalogues ## apply database migrations
 	$(PY) manage.py migrate --noinput
 
 demo: migrate ## create the local demo login (demo/demo; DEBUG only)
@@ -39,7 +49,7 @@ run: demo ## embedded mode: SQLite, eager tasks, the round clock's tick; serves 
 	$(PY) manage.py tick --loop & trap 'kill $$! 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: setup ## run the whole test suite (extra pytest options: PYTEST_ARGS="-k healthz")
+test: catalogues ## run the whole test suite (extra pytest options: PYTEST_ARGS="-k healthz")
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 lint: setup ## ruff check, ruff format --check, mypy (all apps; --strict tonkrules), import contracts

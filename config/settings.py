@@ -11,6 +11,7 @@ from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+from django.conf.locale import LANG_INFO
 from django.utils.translation import gettext_lazy as _
 from django_guid.integrations import CeleryIntegration
 
@@ -358,21 +359,22 @@ TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
 # --- Internationalisation ---------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"
-# The languages our players read. Each is offered (and so can be chosen by the browser's
-# Accept-Language) once its catalogue exists in locale/<code>/LC_MESSAGES: until then a page
-# would say lang="bn" over English text.
-PLAYER_LANGUAGES = [
+# The languages our players read (locale/<code>/ holds each catalogue and its GLOSSARY.md).
+# Django ships no locale data for Filipino or Assamese: LANG_INFO gets their entries (the
+# names in their own language, as the switcher shows them).
+LANGUAGES = [
     ("en", _("English")),
     ("bn", _("Bengali")),
     ("ta", _("Tamil")),
     ("fil", _("Filipino")),
     ("as", _("Assamese")),
 ]
-LANGUAGES = [
-    (code, name)
-    for code, name in PLAYER_LANGUAGES
-    if code == LANGUAGE_CODE or (BASE_DIR / "locale" / code / "LC_MESSAGES").is_dir()
-]
+LANG_INFO.update(
+    {
+        "fil": {"bidi": False, "code": "fil", "name": "Filipino", "name_local": "Filipino"},
+        "as": {"bidi": False, "code": "as", "name": "Assamese", "name_local": "অসমীয়া"},
+    }
+)
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 USE_TZ = True

@@ -18,6 +18,16 @@ from tests.services import (
 )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the translation catalogues first (``make test`` does too): a bare ``pytest``
+    after editing a ``.po`` file reads the edit."""
+    from pathlib import Path
+
+    from ops.catalogues import compile_catalogues
+
+    compile_catalogues(Path(__file__).resolve().parents[1] / "locale")
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Skip (or fail, under REQUIRE_SERVICES=1) `services` tests before their fixtures run."""
     if item.get_closest_marker("services") is not None:

@@ -17,8 +17,9 @@
 (function () {
   "use strict";
 
-  var t = window.gettext || function (s) { return s; };
-  var nt = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
+  // Named as xgettext (makemessages -d djangojs) looks for them.
+  var gettext = window.gettext || function (s) { return s; };
+  var ngettext = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
   var fmt = window.interpolate || function (s, a) { return s.replace("%s", a[0]); };
 
   // Card notation is the engine's: the server sends every accepted spelling of the deck's
@@ -141,10 +142,10 @@
         if (!out) { return; }
         if (target.dataset.cards === "groups") {
           var g = lines(field.value).filter(function (l) { return tokens(l).length; }).length;
-          out.textContent = n ? fmt(nt("%s group", "%s groups", g), [g]) + ", " +
-            fmt(nt("%s card", "%s cards", n), [n]) : "";
+          out.textContent = n ? fmt(ngettext("%s group", "%s groups", g), [g]) + ", " +
+            fmt(ngettext("%s card", "%s cards", n), [n]) : "";
         } else {
-          out.textContent = n ? fmt(nt("%s card", "%s cards", n), [n]) : "";
+          out.textContent = n ? fmt(ngettext("%s card", "%s cards", n), [n]) : "";
         }
       });
       tricksCheck();
@@ -199,7 +200,7 @@
       var sum = 0, filled = 0;
       fields.forEach(function (f) { if (f.value !== "") { filled += 1; sum += parseInt(f.value, 10) || 0; } });
       if (!dealt || !filled) { out.textContent = ""; out.className = "muted"; return; }
-      out.textContent = fmt(t("Tricks entered: %s of %s"), [sum, dealt]);
+      out.textContent = fmt(gettext("Tricks entered: %s of %s"), [sum, dealt]);
       var wrong = sum > dealt || (filled === fields.length && sum !== dealt);
       out.className = wrong ? "error" : (sum === dealt ? "ok" : "muted");
     }
@@ -274,7 +275,7 @@
       box.setAttribute("role", "alert");
       form.querySelector(".actions").before(box);
     }
-    box.textContent = t("No answer from the server. Check the sheet (reload the page), then send again: a hand already recorded is never recorded twice.");
+    box.textContent = gettext("No answer from the server. Check the sheet (reload the page), then send again: a hand already recorded is never recorded twice.");
   }
   document.addEventListener("htmx:sendError", noAnswer);
   document.addEventListener("htmx:responseError", noAnswer);

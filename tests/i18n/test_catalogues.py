@@ -1,0 +1,134 @@
+"""Every catalogue is complete and consistent (issue 15): each of bn, ta, fil and as has every
+string of ``django.po`` and ``djangojs.po`` translated, none fuzzy, with the same placeholders
+as the English, the right number of plural forms (CLDR's, through Babel), and the game terms of
+its ``GLOSSARY.md`` wherever the English names them.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import read_po
+
+from ops.catalogues import DOMAINS, plural_forms
+
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+LANGS = ("bn", "ta", "fil", "as")
+CATALOGUES = [(code, domain) for code in LANGS for domain in DOMAINS]
+
+#: printf placeholders: %(name)s, %s, %d, %r, ... (%% is a literal percent sign).
+PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdrfiguxXeEc%]")
+#: the tags of a {% blocktranslate %} with markup, and {{ name }}-style fields of str.format.
+TAG = re.compile(r"</?[a-zA-Z][^>]*>|\{[a-z_]*\}")
+
+
+def catalogue(code: str, domain: str) -> Catalog:
+    with (LOCALE / code / "LC_MESSAGES" / f"{domain}.po").open("rb") as source:
+        return read_po(source, locale=code)
+
+
+def entries(catalog: Catalog) -> list[Message]:
+    return [m for m in catalog if m.id]
+
+
+def forms(message: Message) -> tuple[list[str], list[str]]:
+    """(the English forms, the translated forms)."""
+    ids = list(message.id) if isinstance(message.id, (list, tuple)) else [message.id]
+    strings = (
+        list(message.string) if isinstance(message.string, (list, tuple)) else [message.string]
+    )
+    return ids, strings
+
+
+def placeholders(text: str) -> list[str]:
+    return sorted(p for p in PLACEHOLDER.findall(text) if p != "%%")
+
+
+@pytest.mark.parametrize(("code", "domain"), CATALOGUES)
+def test_every_string_is_translated_and_none_is_fuzzy(code: str, domain: str) -> None:
+    catalog = catalogue(code, domain)
+    assert entries(catalog), f"{code}/{domain}.po has no entries"
+    untranslated = [m.id for m in entries(catalog) if not all(forms(m)[1])]
+    fuzzy = [m.id for m in entries(catalog) if m.fuzzy]
+    assert untranslated == [], f"{code}/{domain}.po: {len(untranslated)} untranslated"
+    assert fuzzy == [], f"{code}/{domain}.po: {len(fuzzy)} fuzzy"
+
+
+@pytest.mark.parametrize(("code", "domain"), CATALOGUES)
+def test_the_header_says_the_language_and_cldrs_plural_forms(code: str, domain: str) -> None:
+    catalog = catalogue(code, domain)
+    header = dict(catalog.mime_headers)
+    assert header["Language"] == code
+    assert header["Plural-Forms"] == plural_forms(code)
+    assert header["Content-Type"] == "text/plain; charset=UTF-8"
+    plurals = [m for m in entries(catalog) if m.pluralizable]
+    assert all(len(forms(m)[1]) == catalog.num_plurals for m in plurals), code
+
+
+@pytest.mark.parametrize(("code", "domain"), CATALOGUES)
+def test_each_translation_keeps_the_placeholders_and_markup_of_its_english(
+    code: str, domain: str
+) -> None:
+    wrong = []
+    for message in entries(catalogue(code, domain)):
+        ids, strings = forms(message)
+        english = placeholders(ids[-1])
+        for text in strings:
+            if not text:
+                continue
+            # A singular form may leave out the number it names ("one card"); the plural
+            # forms, and every non-plural string, keep them all.
+            got = placeholders(text)
+            if got != english and not (message.pluralizable and set(got) <= set(english)):
+                wrong.append((message.id, text))
+            if sorted(TAG.findall(text)) != sorted(TAG.findall(ids[-1])):
+                wrong.append((message.id, text))
+    assert wrong == []
+
+
+def glossary(code: str) -> list[tuple[str, list[str]]]:
+    """The checked rows of ``locale/<code>/GLOSSARY.md``: (English term, accepted forms).
+
+    The glossary is a Markdown table ``| English | <language> | checked forms | note |``; a
+    row whose third cell is empty is guidance only (a word with several senses, say).
+    """
+    path = LOCALE / code / "GLOSSARY.md"
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 3 or not line.lstrip().startswith("|") or set(cells[0]) <= set("-: "):
+            continue
+        if cells[0].lower() == "english":
+            continue
+        checked = [f.strip() for f in cells[2].split(",") if f.strip()]
+        if checked:
+            rows.append((cells[0], checked))
+    return rows
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_the_glossary_names_the_games_terms(code: str) -> None:
+    terms = {english.lower() for english, _ in glossary(code)}
+    for term in ("card", "suit", "trick", "trump", "bid", "meld", "dealer", "round", "contract"):
+        assert term in terms, f"{code}/GLOSSARY.md: no checked row for {term!r}"
+
+
+@pytest.mark.parametrize(("code", "domain"), CATALOGUES)
+def test_every_translation_uses_the_glossarys_terms(code: str, domain: str) -> None:
+    rows = [
+        (re.compile(rf"\b{re.escape(english)}(s|es)?\b", re.IGNORECASE), english, checked)
+        for english, checked in glossary(code)
+    ]
+    wrong = []
+    for message in entries(catalogue(code, domain)):
+        ids, strings = forms(message)
+        for pattern, english, checked in rows:
+            if not pattern.search(ids[-1]):
+                continue
+            for text in strings:
+                if text and not any(form.lower() in text.lower() for form in checked):
+                    wrong.append(f"{english!r} in {ids[-1]!r}: {text!r}")
+    assert wrong == []
