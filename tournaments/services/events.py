@@ -141,6 +141,8 @@ def tournament_create(
             ``bad_format`` for a time or a language…); nothing is saved.
     """
     request = {k: v for k, v in locals().items() if k not in _NOT_THE_BODY}
+    if language == "":  # none: the request as it was fingerprinted before languages
+        del request["language"]
     fingerprint = idempotency.fingerprint("POST", "tournaments", request | {"club": club.pk})
     if not is_director(created_by, club):
         raise TournamentError("not_director")
