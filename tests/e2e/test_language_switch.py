@@ -1,6 +1,7 @@
 """Switching the language keeps the typed entry (issue 15): on the table page of a phone at
 360 × 740, a partly typed Tonk hand survives a switch to Bengali with the switcher (the page
-reloads in Bengali with the fields as typed), and the switcher itself is usable there."""
+reloads in Bengali with the fields as typed, axe-core finding no serious violation), and the
+switcher itself is usable there."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_table_pages import seat_url, start, tap
+from tests.e2e.test_table_phone import describe, serious_violations
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -45,6 +47,9 @@ def test_switching_to_bengali_keeps_the_partly_typed_hand(live_server: Any, page
     assert page.locator("#entry input[name=idempotency_key]").input_value() != key_before
     kept = "Object.keys(window.sessionStorage).filter((k) => k.startsWith('keep-on-language:'))"
     assert page.evaluate(kept) == []
+    # The page with its switcher, in Bengali: no serious axe-core violation.
+    violations = serious_violations(page)
+    assert not violations, describe(violations)
     # A reload restores nothing more: the fields are as the server sends them.
     page.reload()
     expect(page.locator("#id_held_1")).to_have_value("")
