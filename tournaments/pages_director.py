@@ -41,6 +41,7 @@ from django.utils.translation import ngettext
 from django_htmx.http import HttpResponseClientRedirect
 
 from ops import idempotency
+from ops.languages import hinted
 from scoring.entry import new_idempotency_key
 from scoring.errors import NotAllowed
 from scoring.games import adapter_for
@@ -55,6 +56,7 @@ from tournaments.forms import (
     error_text,
     registered_text,
 )
+from tournaments.languages import tournament_language
 from tournaments.models import Club, Registration, Round, Table, Tournament
 
 #: How often the live grid asks for news while a round is being seated or played (seconds).
@@ -581,6 +583,7 @@ def _what_to_play(tournament: Tournament, rnd: Round, view: TableView) -> dict[s
     )
 
 
+@hinted(tournament_language)
 @director_required("GET")
 def table_cards(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """A printable page of round ``number``'s table cards: one card per table with its

@@ -17,7 +17,7 @@ from tonkrules import RuleError, find_game
 from tonkrules.errors import PlayerError
 from tonkrules.names import clean_name, name_key
 from tonkrules.sheet import parse_currency, parse_stake
-from tournaments import localtime, seating
+from tournaments import languages, localtime, seating
 from tournaments.errors import TournamentError
 from tournaments.models import (
     TOURNAMENT_NAME_LENGTH,
@@ -86,6 +86,7 @@ def tournament_create(
     basis: str = Tournament.Basis.TOTAL,
     confirmation: str = Game.Confirmation.ONE_OTHER,
     seed: int = 0,
+    language: object = "",
     idempotency_key: str | None = None,
 ) -> tuple[Tournament, bool]:
     """Create a tournament of ``club`` (its director only).
@@ -111,6 +112,7 @@ def tournament_create(
             wall time in ``time_zone``; an aware one, or text with an offset, is that instant
             (``tournaments.localtime.instant``: a wall time the zone skips, or shows twice,
             is refused). Stored as the instant.
+        language: of its public pages for a visitor who chose none (``language_read``).
         idempotency_key: a retry with the same key (same user) returns the first tournament;
             the user's key on another create (a game, an import, a round's seating) is
             refused (``idempotency_key_reused``).
@@ -121,9 +123,11 @@ def tournament_create(
     Raises:
         TournamentError: a request the rules refuse (``not_director``, ``bad_sizes``,
             ``bad_rounds``, ``bad_options``, ``zero_for_rook``, ``bad_time_zone``,
-            ``bad_format`` for a time…); nothing is saved.
+            ``bad_format`` for a time or a language…); nothing is saved.
     """
     request = {k: v for k, v in locals().items() if k not in _NOT_THE_BODY}
+    if language == "":  # none: fingerprinted as before tournaments had a language
+        del request["language"]
     fingerprint = idempotency.fingerprint("POST", "tournaments", request | {"club": club.pk})
     if not is_director(created_by, club):
         raise TournamentError("not_director")
@@ -239,6 +243,7 @@ def tournament_create(
                 basis=basis,
                 confirmation=confirmation,
                 seed=_whole(seed, "seed", 0, 2**31 - 1),
+                language=languages.language_read(language),
                 created_by=created_by,
                 idempotency_key=idempotency_key or "",
                 request_fingerprint=fingerprint if idempotency_key else "",
