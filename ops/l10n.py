@@ -73,6 +73,13 @@ def _native(text: str, loc: Locale) -> str:
     return text if table is None else text.translate(table)
 
 
+def numbering_system(language: str | None = None) -> str:
+    """The CLDR id of the language's default numbering system (``"beng"`` for Bengali and
+    Assamese, ``"latn"`` for the others): what the page script asks ``Intl.NumberFormat`` for,
+    since a browser's ICU may lack the locale (Chromium has no ``as``: Latin digits)."""
+    return locale(language).default_numbering_system
+
+
 def digits(text: str, *, language: str | None = None) -> str:
     """``text`` with its ASCII digits written in the language's default numbering system
     (``"12 minutes"`` → ``"১২ minutes"`` in Bengali; unchanged in English, Tamil, Filipino).

@@ -117,3 +117,9 @@ def digits(value: object) -> object:
     if value is None:
         return value
     return l10n.digits(str(value))
+
+
+@register.filter
+def numbering(language: object) -> str:
+    """The CLDR numbering system of a language code (``<html data-numbering>``): ``"beng"``."""
+    return l10n.numbering_system(str(language) if language else None)
