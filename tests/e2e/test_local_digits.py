@@ -45,3 +45,25 @@ def test_a_tonk_card_count_in_bengali_keeps_the_card_faces(live_server: Any, pag
     expect(count.locator("[data-count]")).to_contain_text("২")
     assert page.locator("#id_held_0").input_value() == "KC 10H"
     assert page.locator('#cardgrid button[data-card="10H"]').inner_text().startswith("10")
+
+
+@pytest.mark.parametrize("language", ["ta", "bn", "as", "fil"])
+@pytest.mark.parametrize("kind", ["tonk", "rook", "bluke"])
+def test_the_table_page_fits_360_px_in_every_script(
+    live_server: Any, page: Page, language: str, kind: str
+) -> None:
+    game = start(kind, ["Anantharamakrishnan", "Ben", "Cyd"])
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto(seat_url(live_server, game))
+
+    assert page.evaluate("document.documentElement.lang") == language
+    page.locator("[data-cards] textarea, [data-cards] input").first.click()  # opens the grid
+    expect(page.locator("#cardgrid")).to_be_visible()
+    assert no_horizontal_scroll(page)
+    # every card face is one line: the wrapping rules never split "10♥"
+    lines = page.evaluate(
+        """[...document.querySelectorAll('#cardgrid button.cardtap')].map(b => {
+             const r = document.createRange(); r.selectNodeContents(b.firstChild);
+             return [b.dataset.card, r.getClientRects().length]; })"""
+    )
+    assert lines and all(n == 1 for _card, n in lines), [c for c, n in lines if n != 1]
