@@ -6,6 +6,7 @@ taken the same under every language."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -36,6 +37,14 @@ from tests.scoring.test_pages_table import (
 LANGUAGES = ["en", "bn", "ta", "fil", "as"]
 BENGALI_DIGITS = set("০১২৩৪৫৬৭৮৯")
 MARCH_15 = datetime(2026, 3, 15, 18, 30, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def _language_of_the_tests() -> Iterator[None]:
+    """A request with Accept-Language leaves its language active in the thread (the locale
+    middleware does not deactivate it): the next test module starts in the default again."""
+    yield
+    translation.deactivate()
 
 
 # --- the module -------------------------------------------------------------------------------
@@ -293,3 +302,12 @@ def test_bids_and_tricks_typed_in_bengali_digits_are_taken(client: Client, langu
 
     assert response.status_code == 302
     assert scores_of(Hand.objects.get(game=game)) == {"Ana": 41, "Ben": -50, "Cy": 32}
+
+
+def test_a_rook_contract_in_words_has_local_digits() -> None:
+    from scoring.games.rook import contract_text
+    from tonkrules.rook import CONTRACTS
+
+    with translation.override("as"):
+        text = contract_text(CONTRACTS[3])
+    assert set(text) & BENGALI_DIGITS and not set(text) & set("0123456789")
