@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import copy
 import functools
+import unicodedata
 from datetime import UTC, datetime, tzinfo
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from typing import cast
 from zoneinfo import ZoneInfo
 
 from babel import Locale, UnknownLocaleError, dates, numbers
@@ -63,7 +65,7 @@ def _parse(code: str) -> Locale:
 
 
 @functools.cache
-def _digit_table(loc: Locale) -> dict[int, str] | None:
+def _digit_table(loc: Locale) -> dict[int, int] | None:
     native = DIGITS.get(loc.default_numbering_system, DIGITS["latn"])
     return None if native == DIGITS["latn"] else str.maketrans(DIGITS["latn"], native)
 
@@ -90,12 +92,19 @@ def digits(text: str, *, language: str | None = None) -> str:
     return _native(text, locale(language))
 
 
+def ascii_digits(text: str) -> str:
+    """``text`` with every decimal digit of any script as its ASCII digit (``"০.২৫"`` →
+    ``"0.25"``): what a form takes from a phone whose keyboard writes the language's digits,
+    before the value is checked and stored in the one machine form."""
+    return "".join(str(d) if (d := unicodedata.decimal(c, None)) is not None else c for c in text)
+
+
 def _pattern(loc: Locale, places: int | None) -> numbers.NumberPattern:
     """The locale's decimal pattern, with exactly ``places`` decimals when given."""
-    pattern = loc.decimal_formats[None]
+    pattern = cast(numbers.NumberPattern, loc.decimal_formats[None])
     if places is None:
         return pattern
-    fixed = copy.copy(pattern)
+    fixed: numbers.NumberPattern = copy.copy(pattern)
     fixed.frac_prec = (places, places)
     return fixed
 
@@ -140,7 +149,7 @@ def signed(value: int | Decimal | Fraction, *, language: str | None = None) -> s
     """Points with their sign always shown (a hand's gain or loss): ``+30``, ``-50``, ``0``,
     with the locale's plus and minus signs and digits (``+৩০`` in Bengali)."""
     loc = locale(language)
-    text = number(abs(value), language=language)
+    text = number(-value if value < 0 else value, language=language)
     if value > 0:
         return numbers.get_plus_sign_symbol(loc, numbering_system="default") + text
     if value < 0:
@@ -169,22 +178,19 @@ def fraction(value: int | Fraction, *, language: str | None = None) -> str:
     return number(int(value), language=language)
 
 
-def _zone(zone: str | tzinfo | None) -> tzinfo:
-    if zone is None:
-        return UTC
-    return ZoneInfo(zone) if isinstance(zone, str) else zone
-
-
 def _moment(moment: datetime, zone: str | tzinfo | None) -> datetime:
-    """``moment`` (aware; a naive one is taken as UTC) as the clocks of ``zone`` show it."""
+    """``moment`` as the clocks of ``zone`` show it; with no zone, in its own (a naive
+    ``moment`` is taken as UTC, as Django stores instants)."""
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(_zone(zone))
+    if zone is None:
+        return moment
+    return moment.astimezone(ZoneInfo(zone) if isinstance(zone, str) else zone)
 
 
 def date(moment: datetime, zone: str | tzinfo | None = None, *, language: str | None = None) -> str:
-    """The day of ``moment`` in ``zone`` (an IANA name or tzinfo; UTC when None), CLDR medium
-    date: ``Mar 15, 2026`` (en), ``১৫ মার্চ, ২০২৬`` (bn), ``২০২৬ মাৰ্চ ১৫`` (as)."""
+    """The day of ``moment`` in ``zone`` (an IANA name or tzinfo; the moment's own zone when
+    None), CLDR medium date: ``Mar 15, 2026`` (en), ``১৫ মার্চ, ২০২৬`` (bn), ``২০২৬ মাৰ্চ ১৫`` (as)."""
     loc = locale(language)
     text = dates.format_date(_moment(moment, zone).date(), "medium", locale=loc)
     return _native(text, loc)

@@ -9,7 +9,8 @@
 - ``{{ money|amount }}``: a decimal amount (``"1.50"``), its decimals kept;
 - ``{{ label|digits }}``: text made of numbers only (``2=``, ``1–5``), its digits local;
 - ``{{ when|when:zone }}``, ``{{ when|when_date:zone }}``, ``{{ when|when_time:zone }}``: a
-  date-time, a date, a 24-hour time in ``zone`` (an IANA name; UTC without one).
+  date-time, a date, a 24-hour time in ``zone`` (an IANA name; without one, in the value's
+  own zone: UTC for what the database gives).
 
 Never for card notation, values of form fields, data-* attributes, URLs or ids used as keys:
 those keep ASCII. A value that is not a number (``None``, ``""``, ``"—"``) is shown as it is.

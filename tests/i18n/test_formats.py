@@ -19,7 +19,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from ops import l10n
-from scoring.models import Hand
+from scoring.models import Game, Hand
 from tests.factories import MembershipFactory, sit
 from tests.scoring.test_pages_table import (
     BLUKE_HAND_1,
@@ -311,3 +311,26 @@ def test_a_rook_contract_in_words_has_local_digits() -> None:
     with translation.override("as"):
         text = contract_text(CONTRACTS[3])
     assert set(text) & BENGALI_DIGITS and not set(text) & set("0123456789")
+
+
+def test_digits_of_any_script_are_read_as_ascii() -> None:
+    assert l10n.ascii_digits("০.২৫") == "0.25"
+    assert l10n.ascii_digits("௧௨, 3") == "12, 3"
+    assert l10n.ascii_digits("KS 10H") == "KS 10H"
+
+
+@pytest.mark.django_db
+def test_a_stake_typed_in_bengali_digits_is_stored_in_ascii(client: Client) -> None:
+    from tests.scoring.test_pages_games import NEW, start_form
+
+    user = MembershipFactory().user
+    client.force_login(user)
+    data = start_form(
+        client, kind="tonk", player_1="Ana", player_2="Ben", stake="০.২৫", currency="INR"
+    )
+
+    response = client.post(NEW, data, HTTP_ACCEPT_LANGUAGE="bn")
+
+    assert response.status_code == 303
+    game = Game.objects.get()
+    assert (game.stake, game.currency) == ("0.25", "INR")
