@@ -33,6 +33,10 @@ from tests.scoring.test_pages_table import (
     tonk_three_hands,
     url,
 )
+from tests.tournaments.test_pages_public import NAMES, enter_round_1, seated
+from tests.tournaments.test_pages_public import url as public_url
+from tournaments import services as tournament_services
+from tournaments.models import Round, Tournament
 
 LANGUAGES = ["en", "bn", "ta", "fil", "as"]
 BENGALI_DIGITS = set("০১২৩৪৫৬৭৮৯")
@@ -334,3 +338,36 @@ def test_a_stake_typed_in_bengali_digits_is_stored_in_ascii(client: Client) -> N
     assert response.status_code == 303
     game = Game.objects.get()
     assert (game.stake, game.currency) == ("0.25", "INR")
+
+
+@pytest.mark.django_db
+def test_the_standings_and_player_pages_in_bengali(
+    client: Client, tournament: Tournament, django_capture_on_commit_callbacks: Any
+) -> None:
+    rnd = seated(tournament)  # Rook, nine players at three tables, in Kolkata
+    tournament_services.round_publish(round=rnd)
+    Round.objects.filter(pk=rnd.pk).update(deadline=datetime(2026, 11, 29, 14, 0, tzinfo=UTC))
+    enter_round_1(rnd, django_capture_on_commit_callbacks)
+    ana = tournament.registrations.get(player__name="Ana")
+
+    standings = parse(client.get(public_url("standings", tournament.pk), HTTP_ACCEPT_LANGUAGE="bn"))
+    player = parse(
+        client.get(public_url("player", tournament.pk, ana.pk), HTTP_ACCEPT_LANGUAGE="bn")
+    )
+    english = parse(
+        client.get(public_url("player", tournament.pk, ana.pk), HTTP_ACCEPT_LANGUAGE="en")
+    )
+
+    rows = {
+        tr.find("th").text().split()[0]: [td.text() for td in tr.find_all("td")]
+        for tr in standings.find("table", class_="standings").find("tbody").find_all("tr")
+    }
+    assert set(rows) == set(NAMES)
+    assert rows["Ana"][1] == "১০"  # her total: R10
+    assert rows["Ben"][1] == "৫"
+    assert rows["Ana"][0] == "৯"  # last of nine, lowest total wins
+    assert "১৯:৩০" in standings.text()  # 14:00 UTC in Kolkata, in Bengali digits
+    history = player.find("table", class_="sheet").find("tbody").find("tr")
+    assert [td.text().split()[0] for td in history.find_all("td")][::2] == ["১", "১০"]
+    english_history = english.find("table", class_="sheet").find("tbody").find("tr")
+    assert [td.text().split()[0] for td in english_history.find_all("td")][::2] == ["1", "10"]
