@@ -328,7 +328,7 @@ class GameStartForm(idempotency.KeyedForm):
             if self.club_player_names:
                 attrs["list"] = self.PLAYERS_DATALIST
             self.fields[f"player_{seat}"] = NameFormField(
-                label=gettext("Seat %(seat)d") % {"seat": seat},
+                label=l10n.digits(gettext("Seat %(seat)d") % {"seat": seat}),
                 required=False,
                 widget=forms.TextInput(attrs=attrs),
             )

@@ -473,7 +473,7 @@ def _round_action(
     except TournamentError as exc:
         _refused(request, exc, round=number)
     else:
-        messages.success(request, done % {"round": number})
+        messages.success(request, l10n.digits(done % {"round": number}))
     return _back(request, tournament, number)
 
 
@@ -563,7 +563,9 @@ def table_links(
     else:
         messages.success(
             request,
-            _("Table %(table)d has new links: print its card again.") % {"table": table},
+            l10n.digits(
+                _("Table %(table)d has new links: print its card again.") % {"table": table}
+            ),
         )
     return _back(request, tournament, number)
 
