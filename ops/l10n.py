@@ -36,6 +36,7 @@ from zoneinfo import ZoneInfo
 
 from babel import Locale, UnknownLocaleError, dates, numbers
 from django.utils import translation
+from django.utils.functional import lazy
 
 #: The ten digits of each decimal numbering system our languages use by default (CLDR
 #: ``common/supplemental/numberingSystems.xml``), by CLDR id. ``latn`` is the identity.
@@ -97,6 +98,11 @@ def ascii_digits(text: str) -> str:
     ``"0.25"``): what a form takes from a phone whose keyboard writes the language's digits,
     before the value is checked and stored in the one machine form."""
     return "".join(str(d) if (d := unicodedata.decimal(c, None)) is not None else c for c in text)
+
+
+#: :func:`digits` of a lazy translation (a form's help text, made before any language is
+#: active), done when the text is shown.
+digits_lazy = lazy(lambda text: digits(str(text)), str)
 
 
 def _pattern(loc: Locale, places: int | None) -> numbers.NumberPattern:

@@ -45,7 +45,7 @@ class RookEntryForm(EntryForm):
         required=False,
         max_length=12,
         widget=card_input(),
-        help_text=_("Optional; none in round 11."),
+        help_text=l10n.digits_lazy(_("Optional; none in round 11.")),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
