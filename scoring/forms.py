@@ -22,6 +22,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from ops import idempotency, l10n
+from ops.l10n_fields import DigitsField
 from scoring import games
 from scoring.errors import IdempotencyKeyReused
 from scoring.games import adapter_for
@@ -227,14 +228,6 @@ def chosen_options(cleaned: dict[str, Any]) -> dict[str, object]:
         if value != rule.default:
             chosen[rule.key] = value
     return chosen
-
-
-class DigitsField(forms.CharField):
-    """A text field whose digits of any script are read as ASCII (``"০.২৫"`` → ``"0.25"``):
-    a phone's keyboard may write the language's digits; the value is stored in one form."""
-
-    def to_python(self, value: Any) -> str:
-        return l10n.ascii_digits(super().to_python(value) or "")
 
 
 def stake_field() -> forms.CharField:
