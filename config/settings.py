@@ -106,6 +106,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Local forms of numbers, dates and times in every template, no {% load %} needed.
+            "builtins": ["ops.templatetags.local_forms"],
         },
     },
 ]

@@ -21,7 +21,8 @@ from django.http import QueryDict
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from ops import idempotency
+from ops import idempotency, l10n
+from ops.l10n_fields import DigitsField
 from scoring import games
 from scoring.errors import IdempotencyKeyReused
 from scoring.games import adapter_for
@@ -79,7 +80,8 @@ class HouseRule:
 
 
 class WholeNumbersField(forms.CharField):
-    """Whole numbers typed as text, ``"49, 50"`` → ``[49, 50]``; blank → None (the default)."""
+    """Whole numbers typed as text, ``"49, 50"`` → ``[49, 50]`` (digits of any script read as
+    ASCII: ``"৪৯, ৫০"`` too); blank → None (the default)."""
 
     default_error_messages: ClassVar[dict[str, Any]] = {
         "invalid": _("Type whole numbers separated by commas, such as 49, 50."),
@@ -89,7 +91,7 @@ class WholeNumbersField(forms.CharField):
         text = super().to_python(value)
         if not text:
             return None
-        tokens = [t for t in re.split(r"[\s,;]+", text) if t]
+        tokens = [t for t in re.split(r"[\s,;]+", l10n.ascii_digits(text)) if t]
         if not all(t.isdigit() and t.isascii() for t in tokens):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return [int(t) for t in tokens]
@@ -229,8 +231,9 @@ def chosen_options(cleaned: dict[str, Any]) -> dict[str, object]:
 
 
 def stake_field() -> forms.CharField:
-    """The Tonk stake: the money value of one stake unit, as typed (a decimal string)."""
-    return forms.CharField(
+    """The Tonk stake: the money value of one stake unit, as typed (a decimal string; digits
+    of any script read as ASCII)."""
+    return DigitsField(
         label=_("Stake"),
         required=False,
         max_length=MAX_STAKE_LENGTH,
@@ -318,7 +321,7 @@ class GameStartForm(idempotency.KeyedForm):
             if self.club_player_names:
                 attrs["list"] = self.PLAYERS_DATALIST
             self.fields[f"player_{seat}"] = NameFormField(
-                label=gettext("Seat %(seat)d") % {"seat": seat},
+                label=l10n.digits(gettext("Seat %(seat)d") % {"seat": seat}),
                 required=False,
                 widget=forms.TextInput(attrs=attrs),
             )

@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from ops import l10n
 from scoring.htmx import HtmxHttpRequest
 from scoring.models import HandEvent
 from tournaments import selectors
@@ -57,11 +58,13 @@ class AuditRow:
 def _where(line: selectors.AuditLine) -> str:
     parts = []
     if line.round_number is not None:
-        parts.append(_("round %(n)d") % {"n": line.round_number})
+        parts.append(l10n.digits(_("round %(n)d") % {"n": line.round_number}))
     if line.table_number is not None:
-        parts.append(_("table %(n)d") % {"n": line.table_number})
+        parts.append(l10n.digits(_("table %(n)d") % {"n": line.table_number}))
     if line.hand is not None:
-        parts.append(_("hand %(n)d, revision %(r)d") % {"n": line.hand, "r": line.revision or 0})
+        parts.append(
+            l10n.digits(_("hand %(n)d, revision %(r)d") % {"n": line.hand, "r": line.revision or 0})
+        )
     return " · ".join(parts)
 
 

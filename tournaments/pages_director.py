@@ -35,12 +35,12 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_htmx.http import HttpResponseClientRedirect
 
-from ops import idempotency
+from ops import idempotency, l10n
 from ops.languages import hinted
 from scoring.entry import new_idempotency_key
 from scoring.errors import NotAllowed
@@ -244,19 +244,21 @@ def _clock(rnd: Round, tournament: Tournament, now: datetime | None = None) -> d
     called = rnd.time_called_at is not None or rnd.deadline <= now
     minutes = max(0, math.ceil((rnd.deadline - now).total_seconds() / 60))
     return {
-        "deadline": formats.time_format(deadline, "TIME_FORMAT"),
-        "deadline_date": formats.date_format(deadline, "SHORT_DATE_FORMAT"),
+        "deadline": l10n.time(deadline, tournament.time_zone),
+        "deadline_date": l10n.date(deadline, tournament.time_zone),
         "deadline_iso": deadline.isoformat(),
         "zone": tournament.time_zone,
         "called": called,
-        "left": ngettext("%(n)d minute left", "%(n)d minutes left", minutes) % {"n": minutes},
+        "left": l10n.digits(
+            ngettext("%(n)d minute left", "%(n)d minutes left", minutes) % {"n": minutes}
+        ),
     }
 
 
 def _local(value: datetime | None, tournament: Tournament) -> str:
     if value is None:
         return ""
-    return formats.date_format(localtime.local(value, tournament.time_zone), "DATETIME_FORMAT")
+    return l10n.date_time(value, tournament.time_zone)
 
 
 def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
@@ -473,7 +475,7 @@ def _round_action(
     except TournamentError as exc:
         _refused(request, exc, round=number)
     else:
-        messages.success(request, done % {"round": number})
+        messages.success(request, l10n.digits(done % {"round": number}))
     return _back(request, tournament, number)
 
 
@@ -563,7 +565,9 @@ def table_links(
     else:
         messages.success(
             request,
-            _("Table %(table)d has new links: print its card again.") % {"table": table},
+            l10n.digits(
+                _("Table %(table)d has new links: print its card again.") % {"table": table}
+            ),
         )
     return _back(request, tournament, number)
 

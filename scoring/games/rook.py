@@ -9,6 +9,7 @@ from django import forms
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from ops import l10n
 from scoring.entry import (
     CardGrid,
     EntryForm,
@@ -44,7 +45,7 @@ class RookEntryForm(EntryForm):
         required=False,
         max_length=12,
         widget=card_input(),
-        help_text=_("Optional; none in round 11."),
+        help_text=l10n.digits_lazy(_("Optional; none in round 11.")),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -149,13 +150,14 @@ class RookEntryForm(EntryForm):
 
 
 def contract_text(contract: Contract) -> str:
-    """A round's contract in words, translated (``"1 run and 2 sets"``)."""
+    """A round's contract in words, translated, its numbers in the language's digits
+    (``"1 run and 2 sets"``; ``ops.l10n.digits``)."""
     parts = []
     if contract.runs:
         parts.append(ngettext("%(n)d run", "%(n)d runs", contract.runs) % {"n": contract.runs})
     if contract.sets:
         parts.append(ngettext("%(n)d set", "%(n)d sets", contract.sets) % {"n": contract.sets})
-    return str(_(" and ")).join(parts)
+    return l10n.digits(str(_(" and ")).join(parts))
 
 
 # --- the adapter -----------------------------------------------------------------------------

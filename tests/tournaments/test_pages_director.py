@@ -18,8 +18,9 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import URLPattern, reverse
-from django.utils import formats, timezone
+from django.utils import timezone
 
+from ops import l10n
 from scoring import services as scoring_services
 from scoring.games import bluke as bluke_games
 from scoring.models import Game
@@ -700,7 +701,7 @@ def test_grid_round_clock_in_the_tournament_time_zone_and_time_called(
     running = plain(web.get(url("grid", tournament.pk, 1)))
 
     local = timezone.localtime(rnd.deadline, ZoneInfo("America/New_York"))
-    assert f"Deadline {formats.time_format(local, 'TIME_FORMAT')} (America/New_York)" in running
+    assert f"Deadline {l10n.time(local)} (America/New_York)" in running  # 24-hour, CLDR Hm
     assert re.search(r"(30|29) minutes left", running)
     assert "Time called" not in running
 

@@ -12,7 +12,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ops import idempotency, languages
+from ops import idempotency, l10n, languages
 from scoring import games
 from scoring.forms import (
     DEFAULT_CURRENCY,
@@ -239,29 +239,35 @@ class TournamentForm(idempotency.KeyedForm):
             kind, title = adapter.name, adapter.label
             engine = adapter.rules
             sizes, prefer = list(engine.table_sizes.allowed), engine.table_sizes.preferred
-            rounds_help = adapter.rounds_help()
-            hands_help = adapter.hands_help()
+            # Help made of words and numbers only: the numbers in the language's digits.
+            rounds_help = l10n.digits(adapter.rounds_help())
+            hands_help = l10n.digits(adapter.hands_help())
             options = [
                 {"field": self[f"{kind}__rounds"], "help": rounds_help},
                 {
                     "field": self[f"{kind}__sizes"],
-                    "help": gettext(
-                        "The players a table may seat (%(game)s: %(min)d to %(max)d). "
-                        "Default: %(sizes)s."
-                    )
-                    % {
-                        "game": title,
-                        "min": engine.min_players,
-                        "max": engine.max_players,
-                        "sizes": _sizes_text(sizes),
-                    },
+                    "help": l10n.digits(
+                        gettext(
+                            "The players a table may seat (%(game)s: %(min)d to %(max)d). "
+                            "Default: %(sizes)s."
+                        )
+                        % {
+                            "game": title,
+                            "min": engine.min_players,
+                            "max": engine.max_players,
+                            "sizes": _sizes_text(sizes),
+                        }
+                    ),
                 },
                 {
                     "field": self[f"{kind}__prefer"],
-                    "help": gettext(
-                        "Seating makes as many tables of this size as it can. Default: %(prefer)d."
-                    )
-                    % {"prefer": prefer},
+                    "help": l10n.digits(
+                        gettext(
+                            "Seating makes as many tables of this size as it can. "
+                            "Default: %(prefer)d."
+                        )
+                        % {"prefer": prefer}
+                    ),
                 },
             ]
             hands_name = f"{kind}__hands_per_round"

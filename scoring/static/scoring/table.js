@@ -22,6 +22,19 @@
   var ngettext = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
   var fmt = window.interpolate || function (s, a) { return s.replace("%s", a[0]); };
 
+  // Counts people read (cards, groups, tricks, copies taken) in the page language's digits,
+  // as the server writes them (ops.l10n): <html data-numbering> names the language's CLDR
+  // numbering system ("beng": ০–৯ for "bn" and "as"; "latn" for "en", "ta", "fil"), asked of
+  // Intl explicitly because Chromium's ICU lacks "as". Never card notation.
+  var NUMBER = (function () {
+    var html = document.documentElement;
+    try {
+      return new Intl.NumberFormat(html.lang || undefined,
+        html.dataset.numbering ? { numberingSystem: html.dataset.numbering } : {});
+    } catch (e) { return null; }
+  }());
+  function num(n) { return NUMBER ? NUMBER.format(n) : String(n); }
+
   // Card notation is the engine's: the server sends every accepted spelling of the deck's
   // cards (upper-cased, no emoji selector) with its canonical form, and typed tokens are
   // looked up in that table; a token that is no card stays as typed, for the server to refuse.
@@ -142,10 +155,10 @@
         if (!out) { return; }
         if (target.dataset.cards === "groups") {
           var g = lines(field.value).filter(function (l) { return tokens(l).length; }).length;
-          out.textContent = n ? fmt(ngettext("%s group", "%s groups", g), [g]) + ", " +
-            fmt(ngettext("%s card", "%s cards", n), [n]) : "";
+          out.textContent = n ? fmt(ngettext("%s group", "%s groups", g), [num(g)]) + ", " +
+            fmt(ngettext("%s card", "%s cards", n), [num(n)]) : "";
         } else {
-          out.textContent = n ? fmt(ngettext("%s card", "%s cards", n), [n]) : "";
+          out.textContent = n ? fmt(ngettext("%s card", "%s cards", n), [num(n)]) : "";
         }
       });
       tricksCheck();
@@ -164,7 +177,7 @@
         button.setAttribute("aria-pressed", mine[card] ? "true" : "false");
         button.disabled = exhausted && !mine[card];
         var shown = button.querySelector("[data-taken]");
-        if (shown && copies > 1) { shown.textContent = taken ? " " + taken + "/" + copies : ""; }
+        if (shown && copies > 1) { shown.textContent = taken ? " " + num(taken) + "/" + num(copies) : ""; }
       });
     }
 
@@ -200,7 +213,7 @@
       var sum = 0, filled = 0;
       fields.forEach(function (f) { if (f.value !== "") { filled += 1; sum += parseInt(f.value, 10) || 0; } });
       if (!dealt || !filled) { out.textContent = ""; out.className = "muted"; return; }
-      out.textContent = fmt(gettext("Tricks entered: %s of %s"), [sum, dealt]);
+      out.textContent = fmt(gettext("Tricks entered: %s of %s"), [num(sum), num(dealt)]);
       var wrong = sum > dealt || (filled === fields.length && sum !== dealt);
       out.className = wrong ? "error" : (sum === dealt ? "ok" : "muted");
     }

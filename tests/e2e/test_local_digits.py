@@ -1,0 +1,69 @@
+"""The page script's numbers in the page language's digits (issue 15, "Local forms"):
+``Intl.NumberFormat`` with the numbering system the server names on ``<html data-numbering>``
+(Chromium's ICU has no Assamese locale, so the system is asked for explicitly), while the
+card buttons keep their notation; the page fits 360 px in Bengali and Assamese."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_table_pages import no_horizontal_scroll, seat_url, start, tap
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.mark.parametrize("language", ["bn", "as"])
+def test_the_tricks_check_and_card_counts_use_bengali_digits(
+    live_server: Any, page: Page, screenshot_dir: Path, language: str
+) -> None:
+    game = start("bluke", ["Ana", "Ben", "Cyd"])
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto(seat_url(live_server, game))
+
+    assert page.evaluate("document.documentElement.dataset.numbering") == "beng"
+    page.locator("#id_tricks_0").fill("5")
+    page.locator("#id_tricks_1").fill("3")  # a number input takes ASCII digits only (Chromium)
+    expect(page.locator("#tricks-check")).to_contain_text("৮")
+    expect(page.locator("#tricks-check")).to_contain_text("১৩")
+    assert not any(c in "0123456789" for c in page.locator("#tricks-check").inner_text())
+    assert no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / f"bluke-{language}.png", full_page=False)
+
+
+def test_a_tonk_card_count_in_bengali_keeps_the_card_faces(live_server: Any, page: Page) -> None:
+    game = start("tonk", ["Ana", "Ben", "Cyd"], stake="0.25", currency="USD")
+    page.set_extra_http_headers({"Accept-Language": "bn"})
+    page.goto(seat_url(live_server, game))
+
+    tap(page, "held_0", "KC", "10H")
+
+    count = page.locator("#id_held_0").locator("xpath=ancestor::*[.//*[@data-count]][1]")
+    expect(count.locator("[data-count]")).to_contain_text("২")
+    assert page.locator("#id_held_0").input_value() == "KC 10H"
+    assert page.locator('#cardgrid button[data-card="10H"]').inner_text().startswith("10")
+
+
+@pytest.mark.parametrize("language", ["ta", "bn", "as", "fil"])
+@pytest.mark.parametrize("kind", ["tonk", "rook", "bluke"])
+def test_the_table_page_fits_360_px_in_every_script(
+    live_server: Any, page: Page, language: str, kind: str
+) -> None:
+    game = start(kind, ["Anantharamakrishnan", "Ben", "Cyd"])
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto(seat_url(live_server, game))
+
+    assert page.evaluate("document.documentElement.lang") == language
+    page.locator("[data-cards] textarea, [data-cards] input").first.click()  # opens the grid
+    expect(page.locator("#cardgrid")).to_be_visible()
+    assert no_horizontal_scroll(page)
+    # every card face is one line: the wrapping rules never split "10♥"
+    lines = page.evaluate(
+        """[...document.querySelectorAll('#cardgrid button.cardtap')].map(b => {
+             const r = document.createRange(); r.selectNodeContents(b.firstChild);
+             return [b.dataset.card, r.getClientRects().length]; })"""
+    )
+    assert lines and all(n == 1 for _card, n in lines), [c for c, n in lines if n != 1]
