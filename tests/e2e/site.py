@@ -30,12 +30,15 @@ Who = Literal["anonymous", "director"]
 class SitePage:
     """One page to check: ``name`` (for reports and screenshot files), ``path`` (from the site's
     root, e.g. ``/tournaments/1/``), and ``who`` opens it (``"director"``: signed in as
-    :data:`DIRECTOR`). ``ready`` is a CSS selector visible once the page is drawn."""
+    :data:`DIRECTOR`). ``ready`` is a CSS selector visible once the page is drawn; ``grid``, on
+    a table page, the cards field tapped to open the card grid (so that the grid is checked
+    too), or None."""
 
     name: str
     path: str
     who: Who = "anonymous"
     ready: str = "main"
+    grid: str | None = None
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,7 @@ def site_build() -> Site:
     demo club, a Tonk, a Toonerville Rook and a Bluke game with two or three hands each, and
     the demo Rook tournament (rounds 1–2 complete, round 3 published, one table reported).
     Returns the :class:`Site`; each table page opens through seat 1's link (the entry form
-    shown), each tournament page with its real ids.
+    shown, its card grid opened), each tournament page with its real ids.
     """
     username, password = DIRECTOR
     director = get_user_model().objects.create_user(username=username, password=password)
@@ -76,9 +79,16 @@ def site_build() -> Site:
     pages = [
         *(
             SitePage(
-                f"table-{kind}", f"/s/{games[kind].seats.get(position=0).seat_key}/", "anonymous"
+                f"table-{kind}",
+                f"/s/{games[kind].seats.get(position=0).seat_key}/",
+                ready="#hand-1",
+                grid=field,
             )
-            for kind in ("tonk", "rook", "bluke")
+            for kind, field in (
+                ("tonk", "#id_held_0"),
+                ("rook", "#id_melds_0"),
+                ("bluke", "#id_turned"),
+            )
         ),
         SitePage("sign-in", "/accounts/login/"),
         SitePage("game-new", "/games/new/", "director"),

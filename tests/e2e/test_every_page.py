@@ -36,12 +36,15 @@ def site() -> Site:
 
 def visit(phone: Callable[..., Page], live_server: Any, language: str, page: SitePage) -> Page:
     """``page`` opened on a fresh phone set to ``language``, drawn, its ``<html lang>`` that
-    language (the page answered in it)."""
+    language (the page answered in it), a table page's card grid open."""
     screen = phone(language, page.who)
     response = screen.goto(f"{live_server.url}{page.path}")
     assert response is not None and response.ok, (page.name, response and response.status)
     expect(screen.locator(page.ready).first).to_be_visible()
     expect(screen.locator("html")).to_have_attribute("lang", language)
+    if page.grid is not None:
+        screen.locator(page.grid).click()
+        expect(screen.locator("#cardgrid")).to_be_visible()
     return screen
 
 
