@@ -90,6 +90,9 @@ def site_build() -> Site:
                 ("bluke", "#id_turned"),
             )
         ),
+        SitePage("hand", f"/t/{games['rook'].table_key}/hands/1/"),
+        SitePage("settle-up", f"/t/{games['tonk'].table_key}/settle-up/"),
+        SitePage("print", f"/t/{games['bluke'].table_key}/print/"),
         SitePage("sign-in", "/accounts/login/"),
         SitePage("game-new", "/games/new/", "director"),
         SitePage("games", "/games/", "director"),

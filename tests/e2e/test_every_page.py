@@ -1,7 +1,8 @@
 """Every page in every language on a phone (issue 15): the pages of :mod:`tests.e2e.site` (the
-three games' table pages with hands entered, starting a game, signing in, My games, the
-director's dashboard and table cards, the public standings, a round complete and one in play, a
-player, the big screen), opened at 360 × 740 with the phone's language in ``Accept-Language``:
+three games' table pages with hands entered and the card grid open, a hand's history, Tonk's
+settle-up, the print view, starting a game, signing in, My games, the director's dashboard and
+table cards, the public standings, a round complete and one in play, a player, the big
+screen), opened at 360 × 740 with the phone's language in ``Accept-Language``:
 
 - in English and Bengali, axe-core finds no serious or critical violation on any of them;
 - in all five languages, nothing is clipped, overlapping or wider than the screen
