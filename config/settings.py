@@ -71,10 +71,12 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's LocaleMiddleware with the project's rule (?lang=, cookie, profile, the page's
+    # tournament, Accept-Language: ops.languages); after the authentication, for the profile.
+    "ops.languages.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -100,6 +102,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
+                "ops.languages.switcher",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -376,6 +379,8 @@ LANG_INFO.update(
     }
 )
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The switcher's choice is kept a year (ops.languages).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
 USE_I18N = True
 USE_TZ = True
 

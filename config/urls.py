@@ -15,6 +15,7 @@ handler400 = "config.views.bad_request"  # a body too large: 413 (JSON under /ap
 urlpatterns = [
     path("", views_games.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("i18n/setlang/", views.set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path(
         "accounts/login/",

@@ -1,14 +1,19 @@
 """Project-wide views that belong to no app."""
 
+from typing import Any
+
+from django import forms
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import defaults
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
-from ops import health
+from ops import health, idempotency, languages
 from scoring.api_parser import BodyTooLarge, too_large_body
 
 
@@ -33,3 +38,45 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
             return JsonResponse(too_large_body(BodyTooLarge(limit)), status=413)
         return render(request, "413.html", {"limit": limit}, status=413)
     return defaults.bad_request(request, exception)
+
+
+class LanguageForm(idempotency.KeyedForm):
+    """The switcher's post (``templates/base.html``): ``language`` (a code, read by
+    :func:`ops.languages.language_choose`), ``next`` (the page to come back to) and the
+    device's ``idempotency_key`` (checked by ``clean_key``; a replay is harmless: choosing a
+    language is idempotent)."""
+
+    language = forms.CharField(required=False, strip=False)
+    next = forms.CharField(required=False, strip=False)
+    idempotency_key = idempotency.KeyField()
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """``POST /i18n/setlang/`` (name ``set_language``): choose the language
+    (:func:`ops.languages.language_choose`: the profile of a signed-in user), set the cookie
+    for a year and go back to ``next`` when it is a safe address on this site, else home (303).
+    An unknown language, or a damaged key: 400 with the reason, nothing stored."""
+    form = LanguageForm(request.POST)
+    message: Any = None
+    if not form.is_valid():
+        message = form.non_field_errors()[0] if form.non_field_errors() else form.errors
+    else:
+        try:
+            code = languages.language_choose(
+                user=request.user, language=form.cleaned_data["language"]
+            )
+        except languages.LanguageRefused as exc:
+            message = exc.message
+    if message is not None:
+        return render(request, "language_refused.html", {"message": message}, status=400)
+    if request.user.is_authenticated:
+        request.session[languages.SESSION_KEY] = code
+    target = form.cleaned_data["next"]
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = reverse("home")
+    response = HttpResponseRedirect(target, status=303)
+    languages.set_cookie(response, code)
+    return response

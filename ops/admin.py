@@ -9,9 +9,10 @@ Every model of the project is registered in the admin with one of two bases:
   no inline rows to add or remove). Results change through the services, which check who may,
   score, keep the trail and announce the change.
 - :class:`RecordAdmin` for plain records a site operator may keep (clubs, players, user
-  accounts): only the fields named in ``editable_fields`` (and ``add_fields`` when adding) are
-  editable, every other field is shown read-only; a delete that would remove or rewrite a
-  result (a cascade into results, or a trail's ``SET_NULL``) is refused with the rows named.
+  accounts, their profiles): only the fields named in ``editable_fields`` (and
+  ``add_fields`` when adding) are editable, every other field is shown read-only; a delete
+  that would remove or rewrite a result (a cascade into results, or a trail's ``SET_NULL``)
+  is refused with the rows named.
 
 A model is a result when the admin it is registered with is a :class:`ReadOnlyAdmin`
 (:func:`is_result`); ``tests/inputs/test_admin_readonly.py`` checks that every registered
@@ -33,7 +34,7 @@ from django.http import HttpRequest
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
-from ops.models import Heartbeat
+from ops.models import Heartbeat, Profile
 
 
 class _NoWrites:
@@ -147,6 +148,15 @@ class HeartbeatAdmin(ReadOnlyAdmin):
     """When the tick and each worker were last seen: written by them only."""
 
     list_display = ("name", "at")
+
+
+@admin.register(Profile)
+class ProfileAdmin(RecordAdmin):
+    """A user's preferences (the language they chose with the switcher): an operator may
+    change the language; a profile is made by the user's first choice, not here."""
+
+    list_display = ("user", "language")
+    editable_fields = ("language",)
 
 
 class UserAdmin(RecordAdmin, DjangoUserAdmin):

@@ -49,6 +49,7 @@ from tournaments.models import (
 )
 from tournaments.serializers import (
     AuditStepOut,
+    LanguageField,
     LocalDateTimeField,
     RegistrationOut,
     RoundOut,
@@ -142,6 +143,7 @@ class TournamentListApi(TournamentApiView):
         basis = serializers.CharField(required=False, trim_whitespace=False)
         confirmation = serializers.CharField(required=False, trim_whitespace=False)
         seed = serializers.IntegerField(required=False)
+        language = LanguageField(required=False)
 
     @extend_schema(responses={200: TournamentOut(many=True), **errors(*READ_ERRORS)})
     def get(self, request: Request) -> Response:

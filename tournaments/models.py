@@ -169,6 +169,11 @@ class Tournament(models.Model):
         ),
     )
     seed = models.PositiveIntegerField(_("seating seed"), default=0)
+    #: The language of the tournament's public pages, table cards and big screen for a visitor
+    #: who chose none (``ops.languages``); blank: none, each visitor's browser decides.
+    language = models.CharField(
+        _("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES
+    )
     plan = models.JSONField(
         _("planned seating"), null=True, blank=True, editable=False
     )  # method "plan": [[[registration ids in seat order], ...] per round]

@@ -41,6 +41,7 @@ from django.utils.translation import ngettext
 from django_htmx.http import HttpResponseClientRedirect
 
 from ops import idempotency
+from ops.languages import hinted
 from scoring.entry import new_idempotency_key
 from scoring.errors import NotAllowed
 from scoring.games import adapter_for
@@ -581,6 +582,7 @@ def _what_to_play(tournament: Tournament, rnd: Round, view: TableView) -> dict[s
     )
 
 
+@hinted(selectors.tournament_language)
 @director_required("GET")
 def table_cards(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """A printable page of round ``number``'s table cards: one card per table with its

@@ -5,6 +5,9 @@ Only published rounds appear: a round that is seated but not published, and one 
 not exist, answer the same 404 (no names in it). The standings fragment carries an ETag, a
 digest of the fragment as rendered (``ops.etags``: everything it shows, in the language shown):
 a poll while nothing it shows changed is a 304 (or a 204, naming the version in ``?v=``).
+
+Every page here is in the tournament's language unless the visitor chose one
+(``ops.languages``: the views are marked with :func:`ops.languages.hinted`).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
 from ops.etags import conditional_response, render_memoised
+from ops.languages import hinted
 from scoring.games import adapter_for
 from tournaments import localtime, selectors
 from tournaments.models import Registration, Round, Table, TableSeat, Tournament
@@ -72,6 +76,7 @@ def standings_fragment_html(context: dict[str, Any]) -> tuple[SafeString, str]:
     return parts[0], version
 
 
+@hinted(selectors.tournament_language)
 @require_GET
 def standings_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The tournament's standings with the tie-break columns and their explanation; the
@@ -84,6 +89,7 @@ def standings_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/standings.html", context)
 
 
+@hinted(selectors.tournament_language)
 @require_GET
 def standings_fragment(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     """The standings table (and the round's clock) alone, for polling: 304 to a request whose
@@ -95,6 +101,7 @@ def standings_fragment(request: HttpRequest, tournament_id: int) -> HttpResponse
     return conditional_response(request, html, version, poll_param="v")
 
 
+@hinted(selectors.tournament_language)
 @require_GET
 def big_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings in large type for a wall projector, with the round and its clock."""
@@ -109,6 +116,7 @@ def _what_to_play(tournament: Tournament, table: Table) -> str:
     return adapter_for(tournament.kind).round_play_text(game=table.game, tournament=tournament)
 
 
+@hinted(selectors.tournament_language)
 @require_GET
 def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """A published round: each table's players in seat order (first dealer first), what it
@@ -158,6 +166,7 @@ def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
     return render(request, "tournaments/round.html", context)
 
 
+@hinted(selectors.tournament_language)
 @require_GET
 def player_page(request: HttpRequest, tournament_id: int, registration_id: int) -> HttpResponse:
     """One player's tournament: round by round, their table, opponents and score (or the

@@ -11,6 +11,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from ops import languages
 from scoring.messages import error_message
 from scoring.models import Game, HandEvent
 from scoring.serializers import BlankAsNullCharField, GameNameField, JsonObjectField
@@ -64,6 +65,26 @@ def round_url(rnd: Round) -> str:
     return reverse("tournaments-api:round", args=[rnd.tournament_id, rnd.number])
 
 
+@extend_schema_field(
+    {
+        "type": "string",
+        "enum": ["", *languages.codes()],
+        "description": "The language of the tournament's public pages, table cards and big "
+        'screen for a visitor who chose none: one of the codes exactly, or "" for none '
+        "(each visitor's browser decides). Anything else: 400 `bad_format`.",
+    }
+)
+class LanguageField(serializers.Field):  # type: ignore[type-arg]
+    """A tournament's language: the value is passed on as sent (no trimming, no coercion),
+    for the service to read with ``tonkrules.choices.one_of``."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class TournamentOut(serializers.Serializer[Any]):
     """A tournament: its settings (as ``POST /tournaments/`` takes them) and where it stands
     (``rounds_complete``)."""
@@ -88,6 +109,7 @@ class TournamentOut(serializers.Serializer[Any]):
     basis = serializers.ChoiceField(choices=Tournament.Basis.choices)
     confirmation = serializers.ChoiceField(choices=Game.Confirmation.choices)
     seed = serializers.IntegerField()
+    language = LanguageField()
     rounds_complete = serializers.IntegerField()
 
     def get_url(self, tournament: Tournament) -> str:

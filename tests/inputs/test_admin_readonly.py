@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ops.admin import ReadOnlyAdmin, RecordAdmin
-from ops.models import Heartbeat
+from ops.models import Heartbeat, Profile
 from scoring import services
 from scoring.models import Game, Hand, HandEvent, ScoreLine, ScoresheetJob, Seat
 from scoring.permissions import Actor
@@ -65,6 +65,7 @@ CLASSIFICATION: dict[str, Any] = {
     "tournaments.Club": ({"name"}, {"name"}),
     "tournaments.Player": ({"name", "user"}, {"club", "name", "user"}),
     "tournaments.Tournament": ({"name"}, None),
+    "ops.Profile": ({"language"}, None),
     "auth.User": (
         {
             "username",
@@ -144,8 +145,8 @@ def root(superuser: Any) -> Client:
 @pytest.fixture
 def world() -> dict[str, Model]:
     """One row of every model the admin shows: a club game with a voided hand, a tournament
-    with a round seated at one table (a sit-out, a seat result), a score sheet job and a
-    heartbeat."""
+    with a round seated at one table (a sit-out, a seat result), a score sheet job, a
+    heartbeat and the director's profile."""
     director = MembershipFactory(role=Membership.Role.DIRECTOR)
     club = director.club
     game, _ = services.game_start(
@@ -202,6 +203,7 @@ def world() -> dict[str, Model]:
         "tournaments.Player": players[0],
         "tournaments.Tournament": tournament,
         "auth.User": director.user,
+        "ops.Profile": Profile.objects.create(user=director.user, language="bn"),
     }
 
 

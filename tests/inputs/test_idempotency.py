@@ -633,6 +633,7 @@ HAND_WRITTEN_KEYS = {
     "scoring/seat_links.html": "links_rotate (naturally once: the key is not read)",
     "tournaments/_seat_again.html": "tournaments.pages_director.seat (clean_key)",
     "tournaments/_grid.html": "tournaments.pages_director.seat (clean_key)",
+    "base.html": "config.views.LanguageForm (the language switcher)",
 }
 
 
@@ -731,6 +732,11 @@ def _page_seat_choose(w: World, c: Client, key: str, variant: str) -> Any:
     return c.post(url, {"idempotency_key": key, "seat": seat})
 
 
+def _page_language(w: World, c: Client, key: str, variant: str) -> Any:
+    language = "bn" if variant == "first" else "ta"  # idempotent: another body is another choice
+    return c.post(reverse("set_language"), {"idempotency_key": key, "language": language})
+
+
 PAGE_CASES = {
     "game new": PageCase(_page_game_new, lambda w: _browser(w)),
     "hand new": PageCase(_page_hand_new, lambda w: _browser(w, 0)),
@@ -743,6 +749,7 @@ PAGE_CASES = {
     "tournament new": PageCase(_page_tournament_new, lambda w: _browser(w)),
     "round retry": PageCase(_page_round_retry, lambda w: _browser(w)),
     "seat choose": PageCase(_page_seat_choose, lambda w: Client()),
+    "language choose": PageCase(_page_language, lambda w: Client()),
 }
 #: The page cases of each form with a :class:`ops.idempotency.KeyField` (every one has some).
 FORM_PAGES = {
@@ -751,6 +758,7 @@ FORM_PAGES = {
     "ReasonForm": ["hand confirm", "hand dispute", "hand void", "hand resolve", "hand restore"],
     "TournamentForm": ["tournament new"],
     "SeatChoiceForm": ["seat choose"],
+    "LanguageForm": ["language choose"],
 }
 KEYED_FORM_PAGES = [page for pages in FORM_PAGES.values() for page in pages]
 PAGES = pytest.mark.parametrize("form_page", list(PAGE_CASES))

@@ -12,7 +12,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ops import idempotency
+from ops import idempotency, languages
 from scoring import games
 from scoring.forms import (
     DEFAULT_CURRENCY,
@@ -149,6 +149,15 @@ class TournamentForm(idempotency.KeyedForm):
         ),
         widget=forms.NumberInput(attrs={"class": "short", "inputmode": "numeric"}),
     )
+    language = forms.ChoiceField(
+        label=_("Language"),
+        required=False,
+        initial="",
+        help_text=_(
+            "The language of the public pages, the table cards and the big screen, for a "
+            "visitor who has not chosen one."
+        ),
+    )
     stake = stake_field()
     currency = currency_field()
     idempotency_key = idempotency.KeyField()
@@ -163,6 +172,10 @@ class TournamentForm(idempotency.KeyedForm):
             _("%(game)s, %(min)d–%(max)d a table")
         )
         cast(forms.ChoiceField, self.fields["time_zone"]).choices = _time_zone_choices()
+        cast(forms.ChoiceField, self.fields["language"]).choices = [
+            ("", _("None: each visitor's browser decides")),
+            *languages.local_names(),
+        ]
         self.fields["time_zone"].initial = default_time_zone(club)
         for game in games.names():
             self._add_game_fields(game)
@@ -310,6 +323,7 @@ class TournamentForm(idempotency.KeyedForm):
             "basis": data["basis"],
             "confirmation": data["confirmation"],
             "seed": data["seed"] if data.get("seed") is not None else 0,
+            "language": data.get("language") or "",
             "idempotency_key": data.get("idempotency_key") or None,
         }
         for name in self.GAME_FIELDS:

@@ -11,10 +11,11 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from ops import idempotency
+from ops import idempotency, languages
 from scoring.models import Game
 from tonkrules import RuleError, find_game
-from tonkrules.errors import PlayerError
+from tonkrules.choices import one_of
+from tonkrules.errors import FormatError, PlayerError
 from tonkrules.names import clean_name, name_key
 from tonkrules.sheet import parse_currency, parse_stake
 from tournaments import localtime, seating
@@ -60,6 +61,18 @@ def _whole(value: object, field: str, low: int, high: int) -> int:
     return value
 
 
+def _language(value: object) -> str:
+    """A tournament's language as given: "" (none) or one of our codes exactly, read by the
+    one reader of enumerated fields (``one_of``); anything else is ``bad_format`` (detail
+    ``bad_choice``) naming the field, the codes and the value."""
+    if value == "":
+        return ""
+    try:
+        return one_of(value, languages.codes(), key="language")
+    except FormatError as exc:
+        raise TournamentError.because("bad_format", exc, field="language") from exc
+
+
 #: The arguments of :func:`tournament_create` that are not the request's body.
 _NOT_THE_BODY = frozenset({"club", "created_by", "idempotency_key"})
 
@@ -86,6 +99,7 @@ def tournament_create(
     basis: str = Tournament.Basis.TOTAL,
     confirmation: str = Game.Confirmation.ONE_OTHER,
     seed: int = 0,
+    language: object = "",
     idempotency_key: str | None = None,
 ) -> tuple[Tournament, bool]:
     """Create a tournament of ``club`` (its director only).
@@ -111,6 +125,9 @@ def tournament_create(
             wall time in ``time_zone``; an aware one, or text with an offset, is that instant
             (``tournaments.localtime.instant``: a wall time the zone skips, or shows twice,
             is refused). Stored as the instant.
+        language: the language of its public pages, table cards and big screen for a
+            visitor who chose none: one of ``settings.LANGUAGES``' codes exactly
+            (``tonkrules.choices.one_of``), or "" for none (each visitor's browser decides).
         idempotency_key: a retry with the same key (same user) returns the first tournament;
             the user's key on another create (a game, an import, a round's seating) is
             refused (``idempotency_key_reused``).
@@ -121,7 +138,7 @@ def tournament_create(
     Raises:
         TournamentError: a request the rules refuse (``not_director``, ``bad_sizes``,
             ``bad_rounds``, ``bad_options``, ``zero_for_rook``, ``bad_time_zone``,
-            ``bad_format`` for a time…); nothing is saved.
+            ``bad_format`` for a time or a language…); nothing is saved.
     """
     request = {k: v for k, v in locals().items() if k not in _NOT_THE_BODY}
     fingerprint = idempotency.fingerprint("POST", "tournaments", request | {"club": club.pk})
@@ -213,6 +230,7 @@ def tournament_create(
         )
     basis = _choice(basis, Tournament.Basis, "basis")
     confirmation = _choice(confirmation, Game.Confirmation, "confirmation")
+    language = _language(language)
     zone = localtime.zone(time_zone)
     if starts_at is not None:
         starts_at = localtime.instant(starts_at, zone, field="starts_at")
@@ -239,6 +257,7 @@ def tournament_create(
                 basis=basis,
                 confirmation=confirmation,
                 seed=_whole(seed, "seed", 0, 2**31 - 1),
+                language=language,
                 created_by=created_by,
                 idempotency_key=idempotency_key or "",
                 request_fingerprint=fingerprint if idempotency_key else "",
