@@ -9,8 +9,9 @@ and as alike:
   rules/rook.md) is refused, and the error shown is the one the engine raises for the same
   entry, rendered in that language (``scoring.entry.error_text``: the headline, the player,
   the cards, ``scoring.messages.error_message``), naming Ana and the cards;
-- the language switcher (``#language-form``) turns an English page into that language and
-  keeps what was typed in the entry form;
+- the language switcher (``#language-form`` in every page's header: a ``#language-select``
+  and a submit button) turns an English page into that language and keeps what was typed in
+  the entry form (the radio button chosen too), nothing recorded;
 - the public standings, a round's page and the director's table cards are in the language.
 
 Each page is saved as a screenshot, ``test-artifacts/screenshots/lang-<code>-<page>.png``
