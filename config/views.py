@@ -59,8 +59,9 @@ def set_language(request: HttpRequest) -> HttpResponse:
     An unknown language, or a damaged key: 400 with the reason, nothing stored."""
     form = LanguageForm(request.POST)
     message: Any = None
-    if not form.is_valid():
-        message = form.non_field_errors()[0] if form.non_field_errors() else form.errors
+    if not form.is_valid():  # a damaged key; or a text no field takes (a NUL character)
+        errors = form.non_field_errors()
+        message = errors[0] if errors else languages.LanguageRefused(None).message
     else:
         try:
             code = languages.language_choose(

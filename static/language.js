@@ -29,6 +29,7 @@
   function formKey(form, index) { return form.id || String(index); }
 
   function save() {
+    if (!keptForms().length) { return; }
     var saved = {};
     keptForms().forEach(function (form, index) {
       var values = [];

@@ -56,6 +56,7 @@ from tournaments.forms import (
     error_text,
     registered_text,
 )
+from tournaments.languages import tournament_language
 from tournaments.models import Club, Registration, Round, Table, Tournament
 
 #: How often the live grid asks for news while a round is being seated or played (seconds).
@@ -582,7 +583,7 @@ def _what_to_play(tournament: Tournament, rnd: Round, view: TableView) -> dict[s
     )
 
 
-@hinted(selectors.tournament_language)
+@hinted(tournament_language)
 @director_required("GET")
 def table_cards(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """A printable page of round ``number``'s table cards: one card per table with its

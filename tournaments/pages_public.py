@@ -23,6 +23,7 @@ from ops.etags import conditional_response, render_memoised
 from ops.languages import hinted
 from scoring.games import adapter_for
 from tournaments import localtime, selectors
+from tournaments.languages import tournament_language
 from tournaments.models import Registration, Round, Table, TableSeat, Tournament
 
 #: Rounds whose tables the public may see.
@@ -76,7 +77,7 @@ def standings_fragment_html(context: dict[str, Any]) -> tuple[SafeString, str]:
     return parts[0], version
 
 
-@hinted(selectors.tournament_language)
+@hinted(tournament_language)
 @require_GET
 def standings_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The tournament's standings with the tie-break columns and their explanation; the
@@ -89,7 +90,7 @@ def standings_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/standings.html", context)
 
 
-@hinted(selectors.tournament_language)
+@hinted(tournament_language)
 @require_GET
 def standings_fragment(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     """The standings table (and the round's clock) alone, for polling: 304 to a request whose
@@ -101,7 +102,7 @@ def standings_fragment(request: HttpRequest, tournament_id: int) -> HttpResponse
     return conditional_response(request, html, version, poll_param="v")
 
 
-@hinted(selectors.tournament_language)
+@hinted(tournament_language)
 @require_GET
 def big_screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings in large type for a wall projector, with the round and its clock."""
@@ -116,7 +117,7 @@ def _what_to_play(tournament: Tournament, table: Table) -> str:
     return adapter_for(tournament.kind).round_play_text(game=table.game, tournament=tournament)
 
 
-@hinted(selectors.tournament_language)
+@hinted(tournament_language)
 @require_GET
 def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """A published round: each table's players in seat order (first dealer first), what it
@@ -166,7 +167,7 @@ def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
     return render(request, "tournaments/round.html", context)
 
 
-@hinted(selectors.tournament_language)
+@hinted(tournament_language)
 @require_GET
 def player_page(request: HttpRequest, tournament_id: int, registration_id: int) -> HttpResponse:
     """One player's tournament: round by round, their table, opponents and score (or the

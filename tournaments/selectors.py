@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -491,14 +491,3 @@ def live_sources(game: Game, user_id: int | None) -> list[Source]:
         (Membership, {"user_id": user_id, "club_id": game.club_id}),
         (Player, {"user_id": user_id}),
     ]
-
-
-def tournament_language(url_kwargs: Mapping[str, Any]) -> str | None:
-    """The language a tournament's page asks for (``ops.languages.hinted``): the language of
-    the tournament named by the URL's ``tournament_id``; None when it has none, or there is no
-    such tournament (the view answers 404). One query."""
-    pk = url_kwargs.get("tournament_id")
-    if not isinstance(pk, int):
-        return None
-    language = Tournament.objects.filter(pk=pk).values_list("language", flat=True).first()
-    return language or None

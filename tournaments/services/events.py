@@ -11,14 +11,13 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from ops import idempotency, languages
+from ops import idempotency
 from scoring.models import Game
 from tonkrules import RuleError, find_game
-from tonkrules.choices import one_of
-from tonkrules.errors import FormatError, PlayerError
+from tonkrules.errors import PlayerError
 from tonkrules.names import clean_name, name_key
 from tonkrules.sheet import parse_currency, parse_stake
-from tournaments import localtime, seating
+from tournaments import languages, localtime, seating
 from tournaments.errors import TournamentError
 from tournaments.models import (
     TOURNAMENT_NAME_LENGTH,
@@ -59,18 +58,6 @@ def _whole(value: object, field: str, low: int, high: int) -> int:
             f"bad_{field}.whole", params={"field": field, "low": low, "high": high}, field=field
         )
     return value
-
-
-def _language(value: object) -> str:
-    """A tournament's language as given: "" (none) or one of our codes exactly, read by the
-    one reader of enumerated fields (``one_of``); anything else is ``bad_format`` (detail
-    ``bad_choice``) naming the field, the codes and the value."""
-    if value == "":
-        return ""
-    try:
-        return one_of(value, languages.codes(), key="language")
-    except FormatError as exc:
-        raise TournamentError.because("bad_format", exc, field="language") from exc
 
 
 #: The arguments of :func:`tournament_create` that are not the request's body.
@@ -125,9 +112,7 @@ def tournament_create(
             wall time in ``time_zone``; an aware one, or text with an offset, is that instant
             (``tournaments.localtime.instant``: a wall time the zone skips, or shows twice,
             is refused). Stored as the instant.
-        language: the language of its public pages, table cards and big screen for a
-            visitor who chose none: one of ``settings.LANGUAGES``' codes exactly
-            (``tonkrules.choices.one_of``), or "" for none (each visitor's browser decides).
+        language: of its public pages for a visitor who chose none (``language_read``).
         idempotency_key: a retry with the same key (same user) returns the first tournament;
             the user's key on another create (a game, an import, a round's seating) is
             refused (``idempotency_key_reused``).
@@ -141,6 +126,8 @@ def tournament_create(
             ``bad_format`` for a time or a language…); nothing is saved.
     """
     request = {k: v for k, v in locals().items() if k not in _NOT_THE_BODY}
+    if language == "":  # none: fingerprinted as before tournaments had a language
+        del request["language"]
     fingerprint = idempotency.fingerprint("POST", "tournaments", request | {"club": club.pk})
     if not is_director(created_by, club):
         raise TournamentError("not_director")
@@ -230,7 +217,6 @@ def tournament_create(
         )
     basis = _choice(basis, Tournament.Basis, "basis")
     confirmation = _choice(confirmation, Game.Confirmation, "confirmation")
-    language = _language(language)
     zone = localtime.zone(time_zone)
     if starts_at is not None:
         starts_at = localtime.instant(starts_at, zone, field="starts_at")
@@ -257,7 +243,7 @@ def tournament_create(
                 basis=basis,
                 confirmation=confirmation,
                 seed=_whole(seed, "seed", 0, 2**31 - 1),
-                language=language,
+                language=languages.language_read(language),
                 created_by=created_by,
                 idempotency_key=idempotency_key or "",
                 request_fingerprint=fingerprint if idempotency_key else "",
