@@ -93,3 +93,30 @@ def new_page(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[Cal
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def phone(new_page: Callable[[], Any], live_server: Any) -> Callable[..., Any]:
+    """``phone(language, who="anonymous")``: a page in a fresh 360 × 740 context whose requests
+    say ``Accept-Language: <language>`` (as a phone set to that language does; no language
+    cookie), signed in as the site's director when ``who="director"`` (a session made on the
+    server, its cookie given to the browser: no sign-in form on the way)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from tests.e2e.site import DIRECTOR
+
+    def make(language: str, who: str = "anonymous") -> Any:
+        page = new_page()
+        page.context.set_extra_http_headers({"Accept-Language": language})
+        if who == "director":
+            client = Client()
+            client.force_login(get_user_model().objects.get(username=DIRECTOR[0]))
+            cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+            page.context.add_cookies(
+                [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+            )
+        return page
+
+    return make
