@@ -150,12 +150,12 @@ class RookEntryForm(EntryForm):
 
 def contract_text(contract: Contract) -> str:
     """A round's contract in words, translated (``"1 run and 2 sets"``)."""
-    parts = []
-    if contract.runs:
-        parts.append(ngettext("%(n)d run", "%(n)d runs", contract.runs) % {"n": contract.runs})
-    if contract.sets:
-        parts.append(ngettext("%(n)d set", "%(n)d sets", contract.sets) % {"n": contract.sets})
-    return str(_(" and ")).join(parts)
+    runs = ngettext("%(n)d run", "%(n)d runs", contract.runs) % {"n": contract.runs}
+    sets = ngettext("%(n)d set", "%(n)d sets", contract.sets) % {"n": contract.sets}
+    if contract.runs and contract.sets:
+        # One sentence, not words joined: a language may put "and" elsewhere.
+        return str(_("%(runs)s and %(sets)s") % {"runs": runs, "sets": sets})
+    return runs if contract.runs else sets
 
 
 # --- the adapter -----------------------------------------------------------------------------
