@@ -10,8 +10,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
-from django.core.exceptions import ImproperlyConfigured
 from django.conf.locale import LANG_INFO
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 from django_guid.integrations import CeleryIntegration
 
