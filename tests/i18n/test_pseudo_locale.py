@@ -29,8 +29,10 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from config import django_messages
+from scoring import services as scoring
 from scoring.games import all_adapters
 from scoring.models import Game
+from scoring.permissions import Actor
 from tests.i18n.pseudo import CODE, leaks, msgids, pseudo, write_catalogue
 from tests.inputs.test_etags import url_patterns
 from tonkrules.errors import DomainError
@@ -41,6 +43,9 @@ from tournaments.models import Club, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
+#: Why the Tonk game's hand 2 was voided (typed by its director).
+VOID_REASON = "Mia dealt twice"
+
 #: Names people typed in the world of this test: players, the club, the tournament, the demo
 #: login.
 TYPED = [
@@ -50,7 +55,7 @@ TYPED = [
     demo.DEMO_TOURNAMENT,
     *(f"Demo {kind} Cup" for kind in ("tonk", "bluke")),
     "demo",
-    "Mia",
+    VOID_REASON,
 ]
 
 #: What may stay in plain ASCII letters besides names and card notation, each with why.
@@ -66,7 +71,8 @@ ALLOWED = [
 
 @dataclass
 class World:
-    """The demo: its director (who started the games), the three games, and a tournament of
+    """The demo: its director (who started the games), the three games (the Tonk game's hand 2
+    voided), and a tournament of
     each game: the demo's Rook evening half-way through, and a Tonk and a Bluke tournament with
     their first round published."""
 
@@ -113,6 +119,8 @@ def world(pseudo_locale: None, django_capture_on_commit_callbacks: Any) -> World
         director, _ = demo.demo_superuser_ensure(username="demo", password="demo")
         club, _ = demo.demo_club_ensure(director=director)
         games = {game.kind: game for game, _ in demo.demo_games_ensure(club=club, user=director)}
+        # A voided hand under the sheet (struck through, who voided it and why).
+        scoring.hand_void(game=games["tonk"], number=2, by=Actor(user=director), reason=VOID_REASON)
         rook = demo.demo_tournament_ensure(club=club, director=director)
         cups = {
             kind: first_round_published(club, director, kind) for kind in games if kind != "rook"
