@@ -244,13 +244,17 @@ class Swept:
 
 
 def sweep(world: World) -> Swept:
-    """GET every URL of the URL conf but the admin's (Django's own pages, in Django's
-    catalogues), at each game of the demo, as its director and as a stranger holding the
-    link; every HTML answer is checked."""
+    """GET every URL of the URL conf that may answer a page (not :func:`not_a_page`), at each
+    game of the demo and the tournament of that game, as the demo's director, as a phone
+    seated by its seat link and as a stranger holding the links; every HTML answer is
+    checked."""
     swept = Swept({}, set(), [])
-    clients = (browser(world), browser())
     for kind in world.games:
         values = kwargs_for(world, kind)
+        # The director, a phone that took seat 2 by its seat link, a stranger with the link.
+        seated = browser()
+        assert seated.get(reverse("scoring:seat", args=[values["seat_key"]])).status_code == 302
+        clients = (browser(world), seated, browser())
         for name, pattern in url_patterns():
             params = list(pattern.pattern.converters)
             if not_a_page(name):
