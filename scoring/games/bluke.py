@@ -211,8 +211,8 @@ class BlukeAdapter(GameAdapter):
         """One standard deck and the high and low Bluke."""
         grid.add_standard_deck()
         grid.extra = [
-            ("HB", "HB", "bluke", _("the High Bluke")),
-            ("LB", "LB", "bluke", _("the Low Bluke")),
+            ("HB", "HB", "bluke", _("High Bluke")),
+            ("LB", "LB", "bluke", _("Low Bluke")),
         ]
 
     def next_info(

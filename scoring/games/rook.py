@@ -213,7 +213,7 @@ class RookAdapter(GameAdapter):
                     [(f"{colour}{n}", f"{colour}{n}", f"colour-{colour}") for n in range(1, 15)],
                 )
             )
-        grid.extra.append(("ROOK", "ROOK", "rook", _("the Rook card")))
+        grid.extra.append(("ROOK", "ROOK", "rook", _("Rook card")))
 
     def next_info(
         self, *, number: int | None, dealer: int, names: Sequence[str], options: Any
