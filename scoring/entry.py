@@ -109,7 +109,8 @@ class CardGrid:
 
     Attributes:
         rows: (label, [(token, face, css class)]) per suit or colour.
-        extra: cards outside the rows (the two Blukes, the Rook).
+        extra: cards outside the rows (the two Blukes, the Rook): (token, face, css class,
+            its name for a screen reader, translated lazily).
         copies: copies of each card in play (Rook: one deck per player by default).
     """
 
@@ -118,7 +119,7 @@ class CardGrid:
 
         self.copies = 1
         self.css_class = ""
-        self.extra: list[tuple[str, str, str]] = []
+        self.extra: list[tuple[str, str, str, Any]] = []
         self.rows: list[tuple[Any, list[tuple[str, str, str]]]] = []
         adapter_for(kind).grid(self, players=players, options=options)
 
@@ -151,7 +152,7 @@ class CardGrid:
         """Every accepted spelling of the grid's cards → canonical notation, from the engine
         (:func:`tonkrules.cards.spellings`): the page script reads typed tokens with it."""
         tokens = [token for _label, row in self.rows for token, _face, _css in row]
-        return spellings([*tokens, *(token for token, _face, _css in self.extra)])
+        return spellings([*tokens, *(token for token, _face, _css, _name in self.extra)])
 
 
 class EntryForm(idempotency.KeyedForm):

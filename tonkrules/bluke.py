@@ -274,7 +274,7 @@ class BlukeGame(GameRules[BlukeOptions, BlukeHand]):
     min_players = 2
     max_players = 4
     lower_wins = False
-    unit = "points"
+    unit = gettext_noop("points")
     number_key = "hand"
     schedule_length = HANDS
     schedule_wraps = True

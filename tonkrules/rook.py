@@ -223,7 +223,7 @@ class Rook(GameRules[RookOptions, RookRound]):
     min_players = 3
     max_players = 5
     lower_wins = True
-    unit = "points"
+    unit = gettext_noop("points")
     number_key = "round"
     schedule_length = ROUNDS
     tiebreaks = (

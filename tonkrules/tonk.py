@@ -261,7 +261,7 @@ class Tonk(GameRules[TonkOptions, TonkHand]):
     min_players = 2
     max_players = 4
     lower_wins = False
-    unit = "stake units"
+    unit = gettext_noop("stake units")
     has_stakes = True
     number_key = None
     tiebreaks = (

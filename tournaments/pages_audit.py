@@ -84,21 +84,28 @@ def _what(line: selectors.AuditLine, actions: dict[str, str]) -> str:
         text = actions.get(line.action, line.action)
         resolution = RESOLUTIONS.get(str(details.get("resolution", "")))
         if line.action == "resolve" and resolution:
-            text += _(": %(resolution)s") % {"resolution": resolution()}
+            return _("%(action)s: %(resolution)s") % {"action": text, "resolution": resolution()}
         return text
-    text = str(AuditEntry.Action(line.action).label)
+    # Whole sentences with placeholders, not pieces joined: a language may order them
+    # otherwise.
+    action = str(AuditEntry.Action(line.action).label)
     if details.get("substitute"):
-        text += _(": %(substitute)s for %(player)s") % {
+        return _("%(action)s: %(substitute)s for %(player)s") % {
+            "action": action,
             "substitute": details["substitute"],
             "player": details.get("player", ""),
         }
-    elif details.get("player"):
-        text += ": " + str(details["player"])
-        if details.get("late"):
-            text += " " + _("(late entry)")
-    elif details.get("name"):
-        text += ": " + str(details["name"])
-    return text
+    if details.get("player") and details.get("late"):
+        return _("%(action)s: %(player)s (late entry)") % {
+            "action": action,
+            "player": details["player"],
+        }
+    if details.get("player") or details.get("name"):
+        return _("%(action)s: %(name)s") % {
+            "action": action,
+            "name": details.get("player") or details["name"],
+        }
+    return action
 
 
 def _number(value: str) -> int | None:

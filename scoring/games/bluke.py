@@ -210,7 +210,10 @@ class BlukeAdapter(GameAdapter):
     def grid(self, grid: CardGrid, *, players: int, options: Any) -> None:
         """One standard deck and the high and low Bluke."""
         grid.add_standard_deck()
-        grid.extra = [("HB", "HB", "bluke"), ("LB", "LB", "bluke")]
+        grid.extra = [
+            ("HB", "HB", "bluke", _("High Bluke")),
+            ("LB", "LB", "bluke", _("Low Bluke")),
+        ]
 
     def next_info(
         self, *, number: int | None, dealer: int, names: Sequence[str], options: Any

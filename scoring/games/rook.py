@@ -152,12 +152,12 @@ class RookEntryForm(EntryForm):
 def contract_text(contract: Contract) -> str:
     """A round's contract in words, translated, its numbers in the language's digits
     (``"1 run and 2 sets"``; ``ops.l10n.digits``)."""
-    parts = []
-    if contract.runs:
-        parts.append(ngettext("%(n)d run", "%(n)d runs", contract.runs) % {"n": contract.runs})
-    if contract.sets:
-        parts.append(ngettext("%(n)d set", "%(n)d sets", contract.sets) % {"n": contract.sets})
-    return l10n.digits(str(_(" and ")).join(parts))
+    runs = ngettext("%(n)d run", "%(n)d runs", contract.runs) % {"n": contract.runs}
+    sets = ngettext("%(n)d set", "%(n)d sets", contract.sets) % {"n": contract.sets}
+    if contract.runs and contract.sets:
+        # One sentence, not words joined: a language may put "and" elsewhere.
+        return l10n.digits(str(_("%(runs)s and %(sets)s") % {"runs": runs, "sets": sets}))
+    return l10n.digits(runs if contract.runs else sets)
 
 
 # --- the adapter -----------------------------------------------------------------------------
@@ -215,7 +215,7 @@ class RookAdapter(GameAdapter):
                     [(f"{colour}{n}", f"{colour}{n}", f"colour-{colour}") for n in range(1, 15)],
                 )
             )
-        grid.extra.append(("ROOK", "ROOK", "rook"))
+        grid.extra.append(("ROOK", "ROOK", "rook", _("Rook card")))
 
     def next_info(
         self, *, number: int | None, dealer: int, names: Sequence[str], options: Any

@@ -476,9 +476,14 @@ def test_card_grid_of_each_game() -> None:
 
     assert rook.copies == 2
     assert [len(cards) for _label, cards in rook.rows] == [14, 14, 14, 14]
-    assert [token for token, _face, _css in rook.extra] == ["ROOK"]
+    assert [(token, str(name)) for token, _face, _css, name in rook.extra] == [
+        ("ROOK", "Rook card")
+    ]
     assert bluke.copies == tonk.copies == 1
     assert [len(cards) for _label, cards in bluke.rows] == [13, 13, 13, 13]
-    assert [token for token, _face, _css in bluke.extra] == ["HB", "LB"]
+    assert [(token, str(name)) for token, _face, _css, name in bluke.extra] == [
+        ("HB", "High Bluke"),
+        ("LB", "Low Bluke"),
+    ]
     assert tonk.extra == []
     assert ("10H", "10♥", "suit-H") in tonk.rows[1][1]

@@ -112,11 +112,11 @@ def test_every_card_button_is_named_by_what_it_shows(client: Client, kind: str) 
         assert face and button.text().startswith(face)
     by_card = {b.attrs["data-card"]: b.text() for b in buttons}
     if kind == "rook":
-        assert by_card["R5"] == "R5 Red" and by_card["ROOK"] == "ROOK"
+        assert by_card["R5"] == "R5 Red" and by_card["ROOK"] == "ROOK Rook card"
     else:
         assert by_card["AS"] == "A♠ Spades" and by_card["10H"] == "10♥ Hearts"
     if kind == "bluke":
-        assert (by_card["HB"], by_card["LB"]) == ("HB", "LB")
+        assert (by_card["HB"], by_card["LB"]) == ("HB High Bluke", "LB Low Bluke")
 
 
 # --- the live region --------------------------------------------------------------------------
