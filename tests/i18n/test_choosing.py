@@ -17,8 +17,10 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
+from ops.languages import LanguageRefused
 from ops.models import Profile
 from tests.factories import UserFactory
 from tests.inputs import test_etags
@@ -299,7 +301,11 @@ def test_an_unknown_language_is_refused_and_nothing_stored(bad: str) -> None:
     with nothing_stored():
         response = choose(client, bad)
     assert response.status_code == 400
-    assert "There is no such language here" in response.content.decode()
+    # Said in the language the player already has (their profile's: Tamil).
+    with translation.override("ta"):
+        said = str(LanguageRefused(bad).message)
+    assert said != "There is no such language here: choose one from the list."
+    assert html.escape(said) in response.content.decode()
     assert settings.LANGUAGE_COOKIE_NAME not in response.cookies
     assert Profile.objects.get(user=user).language == "ta"
 

@@ -181,6 +181,7 @@ NOT_PAGES: dict[str, str] = {
     "healthz": "JSON for the load balancer",
     "javascript-catalog": "the page script's catalogue (JavaScript)",
     "logout": "POST only: back to the start page",
+    "set_language": "POST only (the switcher): back to the page it came from",
     "api-not-found": "the API's JSON 404",
     "api-schema": "the OpenAPI schema (YAML) for developers",
     "api-docs": "Swagger UI, the schema's viewer for developers (its words are Swagger's)",
