@@ -27,12 +27,13 @@ def plural_forms(code: str) -> str:
     return get_plural(Locale.parse(code.replace("-", "_"))).plural_forms
 
 
-def catalogue_files(locale_dir: Path) -> list[Path]:
+def catalogue_files(locale_dir: Path | str) -> list[Path]:
     """Every ``.po`` file of :data:`DOMAINS` under ``locale_dir``, sorted."""
+    locale_dir = Path(locale_dir)
     return sorted(po for domain in DOMAINS for po in locale_dir.glob(f"*/LC_MESSAGES/{domain}.po"))
 
 
-def compile_catalogues(locale_dir: Path, *, force: bool = False) -> list[Path]:
+def compile_catalogues(locale_dir: Path | str, *, force: bool = False) -> list[Path]:
     """Write each catalogue's ``.mo`` beside its ``.po`` where it is missing or older.
 
     Fuzzy entries are left out, as ``msgfmt`` does. Returns the ``.mo`` files written.

@@ -25,4 +25,4 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         for locale_dir in settings.LOCALE_PATHS:
             for mo in compile_catalogues(locale_dir, force=options["force"]):
-                self.stdout.write(f"compiled {mo.relative_to(settings.BASE_DIR)}")
+                self.stdout.write(f"compiled {mo}")
