@@ -462,3 +462,22 @@ def test_the_new_tournament_page_sets_the_language_and_the_dashboard_shows_it() 
     refused = client.post(url, data | {"language": "xx", "idempotency_key": "new-2"})
     assert refused.status_code == 422
     assert Tournament.objects.count() == 1
+
+
+@pytest.mark.parametrize("code", ["en", "bn", "ta", "fil", "as"])
+def test_the_refusal_pages_switch_by_links_and_read_alike(code: str, settings: Any) -> None:
+    # 403 and 404 carry no form (no CSRF token: two refusals of one kind read the same), so
+    # their switcher is links to the same address with ?lang=.
+    settings.DEBUG = False
+    client = Client(HTTP_ACCEPT_LANGUAGE=code)
+    first, second = client.get("/no-such-page/"), client.get("/t/no-such-table-link/")
+    assert (first.status_code, second.status_code) == (404, 404)
+    assert first.content == second.content
+    page = first.content.decode()
+    assert html_lang(first) == code
+    links = re.findall(r'<a href="\?lang=([a-z]+)" lang="\1" hreflang="\1">([^<]+)</a>', page)
+    assert links == [(c, name) for c, name in LOCAL_NAMES.items() if c != code]
+    assert f'<span lang="{code}" aria-current="true">{LOCAL_NAMES[code]}</span>' in page
+    switched = client.get("/no-such-page/?lang=as")
+    assert html_lang(switched) == "as"
+    assert switched.cookies[settings.LANGUAGE_COOKIE_NAME].value == "as"
