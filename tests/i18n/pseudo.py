@@ -108,7 +108,7 @@ class VisibleText(HTMLParser):
     """The visible text of a page as a list of pieces, each labelled with where it came from.
 
     Text outside :data:`HIDDEN` and :data:`CODE_ELEMENTS` (and outside the language switcher's
-    :data:`NAMED_SELECTS`); the attributes
+    :data:`NAMED_SELECTS`, or its links on the refusal pages); the attributes
     :data:`SHOWN_ATTRIBUTES`; the ``value`` of a button or a submit/button/reset input.
     ``<option>``, ``<caption>``, ``<legend>`` and ``<th>`` text is text like any other.
     """
@@ -138,6 +138,8 @@ class VisibleText(HTMLParser):
             tag in HIDDEN
             or tag in CODE_ELEMENTS
             or (tag == "select" and values.get("name") in NAMED_SELECTS)
+            # The refusal pages' switcher: links, each language by its own name.
+            or (tag == "nav" and "language" in values.get("class", "").split())
         )
         self.stack.append((tag, hidden))
 
