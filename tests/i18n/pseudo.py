@@ -109,7 +109,7 @@ class VisibleText(HTMLParser):
 
     Text outside :data:`HIDDEN` and :data:`CODE_ELEMENTS` (and outside the language switcher's
     :data:`NAMED_SELECTS`, or its links on the refusal pages); the attributes
-    :data:`SHOWN_ATTRIBUTES`; the ``value`` of a button or a submit/button/reset input.
+    :data:`SHOWN_ATTRIBUTES`; the ``value`` of a submit/button/reset input.
     ``<option>``, ``<caption>``, ``<legend>`` and ``<th>`` text is text like any other.
     """
 
@@ -126,9 +126,8 @@ class VisibleText(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
         shown = [values[a] for a in SHOWN_ATTRIBUTES if values.get(a)]
-        if tag == "button" or (
-            tag == "input" and values.get("type", "text") in ("submit", "button", "reset")
-        ):
+        # A <button>'s value is sent, never shown (its content is); an input button shows it.
+        if tag == "input" and values.get("type", "text") in ("submit", "button", "reset"):
             shown.extend([values["value"]] if values.get("value") else [])
         if not self.skip:
             self.pieces.extend((f"<{tag}> attribute", text) for text in shown)

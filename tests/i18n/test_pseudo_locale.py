@@ -25,7 +25,7 @@ from django.conf import settings
 from django.conf.locale import LANG_INFO
 from django.test import Client, override_settings
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from config import django_messages
@@ -43,8 +43,11 @@ from tournaments.models import Club, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
-#: Why the Tonk game's hand 2 was voided (typed by its director).
+#: Why the Tonk game's hand 2 was voided, why a hand was disputed and why a player withdrew
+#: (typed by people, so never translated).
 VOID_REASON = "Mia dealt twice"
+DISPUTE_REASON = "Ben held KD"
+WITHDRAW_REASON = "Ivo went home"
 
 #: Names people typed in the world of this test: players, the club, the tournament, the demo
 #: login.
@@ -56,6 +59,8 @@ TYPED = [
     *(f"Demo {kind} Cup" for kind in ("tonk", "bluke")),
     "demo",
     VOID_REASON,
+    DISPUTE_REASON,
+    WITHDRAW_REASON,
 ]
 
 #: What may stay in plain ASCII letters besides names and card notation, each with why.
@@ -82,7 +87,10 @@ class World:
     tournaments: dict[str, Tournament]
 
     def round(self, kind: str) -> Round:
-        return self.tournaments[kind].round_set.order_by("-number")[0]
+        """The tournament of ``kind``'s latest round that has tables (a failed seating has
+        none)."""
+        rounds = self.tournaments[kind].round_set.filter(tables__isnull=False).distinct()
+        return rounds.order_by("-number")[0]
 
 
 def first_round_published(club: Club, director: Any, kind: str) -> Tournament:
@@ -291,6 +299,67 @@ def report(found: dict[str, list[str]]) -> str:
 def test_every_page_shows_nothing_in_english(world: World) -> None:
     swept = sweep(world)
     assert swept.leaks == {}, "English left on these pages:\n" + report(swept.leaks)
+
+
+def later_states(world: World) -> None:
+    """Move the world on to the states the demo does not show, so that one more sweep sees
+    their words: a Tonk game where hands wait for confirmation and one is disputed; the Bluke
+    game finished; a withdrawn player in the Rook evening; the Tonk cup's round 1 closed with
+    no hand (a missed round for every seat) and its round 2's seating failed; the Bluke cup
+    played to its end with no hand entered."""
+    director = Actor(user=world.director)
+    demo_tonk = demo.DEMO_GAMES[0]
+    players = {p.name: p for p in world.club.players.filter(name__in=demo_tonk["players"])}
+    tonk, _ = scoring.game_start(
+        kind="tonk",
+        players=[scoring.SeatSpec(name, players[name].pk) for name in demo_tonk["players"]],
+        stake=demo_tonk["stake"],
+        currency=demo_tonk["currency"],
+        club=world.club,
+        created_by=world.director,
+        confirmation=Game.Confirmation.ONE_OTHER,
+    )
+    seats = list(tonk.seats.order_by("position"))
+    for hand in demo_tonk["hands"][:2]:
+        scoring.hand_record(game=tonk, entry=hand, by=Actor(seat_id=seats[0].pk))
+    scoring.hand_dispute(game=tonk, number=1, by=Actor(seat_id=seats[1].pk), reason=DISPUTE_REASON)
+    world.games["tonk"] = tonk
+    scoring.game_finish(game=world.games["bluke"], by=director)
+
+    rook = world.tournaments["rook"]
+    ivo = rook.registrations.get(player__name="Ivo")
+    tournaments.registration_withdraw(registration=ivo, by=world.director, reason=WITHDRAW_REASON)
+
+    cup = world.tournaments["tonk"]
+    tournaments.round_close(round=world.round("tonk"), by=world.director)
+    # Round 2's seating was asked for; all but one player left before the worker took it
+    # (behind the services' back, as concurrent requests would): the seating fails.
+    failed = Round.objects.create(tournament=cup, number=2, seat_asked_at=timezone.now())
+    cup.registrations.order_by("pk").exclude(pk=cup.registrations.order_by("pk")[0].pk).update(
+        withdrawn_after=1
+    )
+    tournaments.round_seating_run(round_id=failed.pk)
+    failed.refresh_from_db()
+    assert failed.state == Round.State.FAILED
+
+    bluke_cup = world.tournaments["bluke"]
+    tournaments.round_close(round=world.round("bluke"), by=world.director)
+    rnd, _ = tournaments.round_seat(tournament=bluke_cup)
+    tournaments.round_publish(round=tournaments.round_seating_compute(round_id=rnd.pk))
+    tournaments.round_close(round=world.round("bluke"), by=world.director)
+
+
+def test_later_states_show_nothing_in_english(
+    world: World, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        later_states(world)
+    swept = sweep(world)
+    assert swept.leaks == {}, "English left on these pages:\n" + report(swept.leaks)
+    text = html.unescape("\n".join(swept.text))
+    # The states were seen: each one's words are on a swept page.
+    for words in ("Disputed", "withdrawn", "Seating failed", "Retry"):
+        assert pseudo(words) in text, words
 
 
 # --- the pages only a request of a kind shows ---------------------------------------------------
