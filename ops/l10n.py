@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import copy
 import functools
+import re
 import unicodedata
+from collections.abc import Mapping
 from datetime import UTC, datetime, tzinfo
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -91,6 +93,27 @@ def digits(text: str, *, language: str | None = None) -> str:
     (never card notation, keys or URLs).
     """
     return _native(text, locale(language))
+
+
+_WHOLE_PLACEHOLDER = re.compile(r"%\((\w+)\)d")
+
+
+def sentence(text: str, values: Mapping[str, object], *, language: str | None = None) -> str:
+    """``text % values`` with each whole number of ``values`` in the language's digits: a
+    translated sentence naming counts, rounds, tables or limits (``"Round %(round)d is
+    closed."`` → ``"রাউন্ড ৩ বন্ধ।"``), whatever else it names (a player's name stays as
+    typed: only ``int`` values change). ``%(n)d`` and ``%(n)s`` both take a number.
+
+    Raises what ``%`` raises: ``KeyError`` for a placeholder without a value.
+    """
+    loc = locale(language)
+    shown = {
+        name: _native(str(value), loc)
+        if isinstance(value, int) and not isinstance(value, bool)
+        else value
+        for name, value in values.items()
+    }
+    return _WHOLE_PLACEHOLDER.sub(r"%(\1)s", text) % shown
 
 
 def ascii_digits(text: str) -> str:

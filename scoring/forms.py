@@ -206,12 +206,14 @@ def game_choices(label: Any) -> list[tuple[str, str]]:
     return [
         (
             adapter.name,
-            str(label)
-            % {
-                "game": adapter.label,
-                "min": adapter.rules.min_players,
-                "max": adapter.rules.max_players,
-            },
+            l10n.sentence(
+                str(label),
+                {
+                    "game": adapter.label,
+                    "min": adapter.rules.min_players,
+                    "max": adapter.rules.max_players,
+                },
+            ),
         )
         for adapter in games.all_adapters()
     ]
@@ -321,7 +323,7 @@ class GameStartForm(idempotency.KeyedForm):
             if self.club_player_names:
                 attrs["list"] = self.PLAYERS_DATALIST
             self.fields[f"player_{seat}"] = NameFormField(
-                label=l10n.digits(gettext("Seat %(seat)d") % {"seat": seat}),
+                label=l10n.sentence(gettext("Seat %(seat)d"), {"seat": seat}),
                 required=False,
                 widget=forms.TextInput(attrs=attrs),
             )
@@ -470,12 +472,15 @@ def start_error_text(error: RuleError, kind: str) -> str:
     if detail == "player_count":
         engine = find_game(kind)
         count = error.params.get("count", 0)
-        return gettext("%(game)s is played by %(min)d to %(max)d players, not %(count)d.") % {
-            "game": games.label_of(kind),
-            "min": engine.min_players,
-            "max": engine.max_players,
-            "count": count,
-        }
+        return l10n.sentence(
+            gettext("%(game)s is played by %(min)d to %(max)d players, not %(count)d."),
+            {
+                "game": games.label_of(kind),
+                "min": engine.min_players,
+                "max": engine.max_players,
+                "count": count,
+            },
+        )
     texts: dict[str | None, Any] = {
         "duplicate_name": _(
             "“%(name)s” and “%(other)s” are the same name (letter case and accents aside): "
@@ -492,9 +497,13 @@ def start_error_text(error: RuleError, kind: str) -> str:
     if detail == "option_value":
         minimum = error.params.get("minimum")
         if isinstance(minimum, int):
-            return gettext("Type a whole number of at least %(minimum)d.") % {"minimum": minimum}
+            return l10n.sentence(
+                gettext("Type a whole number of at least %(minimum)d."), {"minimum": minimum}
+            )
         return gettext("This value is not one the rule allows.")
     if detail in texts:
         other = error.params.get("other", "")
-        return str(texts[detail]) % {"name": name, "other": other, "max": MAX_NAME_LENGTH}
+        return l10n.sentence(
+            str(texts[detail]), {"name": name, "other": other, "max": MAX_NAME_LENGTH}
+        )
     return error_message(error)

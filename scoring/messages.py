@@ -11,37 +11,68 @@ gettext in the active language; the command line renders the same template in En
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from decimal import Decimal
 
 from django.utils.translation import gettext, ngettext
 
+from ops.l10n import digits
 from tonkrules.errors import DomainError
-from tonkrules.messages import render
+from tonkrules.messages import Plural, Template, render
 
 #: Parameters that hold an English word of the engine (marked for translation there), which
 #: the sentence shows in the active language: a game's title.
 TRANSLATED_PARAMS = ("title",)
 
 
-def translated_params(context: Mapping[str, object]) -> dict[str, object]:
-    """``context`` with the values of :data:`TRANSLATED_PARAMS` in the active language."""
-    return {
-        name: gettext(value) if name in TRANSLATED_PARAMS and isinstance(value, str) else value
-        for name, value in context.items()
-    }
+#: Parameters that hold what a person typed, shown as typed (never in local digits).
+AS_TYPED_PARAMS = ("value", "text", "char", "token", "key", "near")
+
+_SHOWN_AS_TEXT = re.compile(r"%\((\w+)\)s")
+
+
+def translated_params(
+    context: Mapping[str, object], template: Template | None = None
+) -> dict[str, object]:
+    """``context`` with the values of :data:`TRANSLATED_PARAMS` in the active language, and,
+    where ``template`` is given, each number it shows as text (``%(n)s``: a count, a hand's
+    number, a bid, points) in the active language's digits (``3`` → ``৩`` in Bengali and
+    Assamese; unchanged in English, Tamil and Filipino). Cards are strings and stay as printed
+    on the cards; what a person typed (:data:`AS_TYPED_PARAMS`) stays as typed."""
+    texts = (template.singular, template.plural) if isinstance(template, Plural) else (template,)
+    as_text = {name for text in texts if text for name in _SHOWN_AS_TEXT.findall(text)}
+    out: dict[str, object] = {}
+    for name, value in context.items():
+        if name in TRANSLATED_PARAMS and isinstance(value, str):
+            value = gettext(value)
+        elif (
+            name in as_text
+            and name not in AS_TYPED_PARAMS
+            and isinstance(value, int | Decimal)
+            and not isinstance(value, bool)
+        ):
+            value = digits(str(value))
+        out[name] = value
+    return out
 
 
 def error_message(error: DomainError) -> str:
     """The sentence of ``error`` in the active language: its template through gettext, with
-    its parameters (players, cards, numbers, keys) filled in.
+    its parameters (players, cards, numbers in the language's digits, keys) filled in.
 
     Falls back to the English ``error.message`` when the translation does not fit the
     parameters (a catalogue naming a placeholder the error lacks), so that a bad translation
     never turns a refusal into a server error.
     """
     try:
+        context = error.context()
         return render(
-            error.template, translated_params(error.context()), gettext=gettext, ngettext=ngettext
+            error.template,
+            context,
+            gettext=gettext,
+            ngettext=ngettext,
+            shown=translated_params(context, error.template),
         )
     except (KeyError, TypeError, ValueError):
         return error.message

@@ -49,6 +49,7 @@ def render(
     *,
     gettext: Callable[[str], str] | None = None,
     ngettext: Callable[[str, str, int], str] | None = None,
+    shown: Mapping[str, object] | None = None,
 ) -> str:
     """The sentence of ``template`` with ``context``'s values.
 
@@ -56,6 +57,8 @@ def render(
         template: a template of :data:`RULE_MESSAGES` (or of another family's messages).
         context: the values of its placeholders.
         gettext, ngettext: the translation functions; none (the default): English.
+        shown: the values as the sentence shows them, where they differ from ``context``'s
+            (a count in a language's own digits); ``context`` still chooses the plural form.
 
     Raises:
         KeyError: a placeholder without a value.
@@ -69,7 +72,7 @@ def render(
             text = ngettext(template.singular, template.plural, n)
     else:
         text = template if gettext is None else gettext(template)
-    return text % dict(context)
+    return text % dict(context if shown is None else shown)
 
 
 _ = gettext_noop

@@ -475,7 +475,7 @@ def _round_action(
     except TournamentError as exc:
         _refused(request, exc, round=number)
     else:
-        messages.success(request, l10n.digits(done % {"round": number}))
+        messages.success(request, l10n.sentence(str(done), {"round": number}))
     return _back(request, tournament, number)
 
 
@@ -542,8 +542,10 @@ def substitute(request: HtmxHttpRequest, tournament: Tournament, number: int) ->
     else:
         messages.success(
             request,
-            _("%(substitute)s plays for %(name)s in round %(round)d.")
-            % {"substitute": name, "name": registration.player.name, "round": number},
+            l10n.sentence(
+                _("%(substitute)s plays for %(name)s in round %(round)d."),
+                {"substitute": name, "name": registration.player.name, "round": number},
+            ),
         )
     return _back(request, tournament, number)
 
@@ -565,8 +567,8 @@ def table_links(
     else:
         messages.success(
             request,
-            l10n.digits(
-                _("Table %(table)d has new links: print its card again.") % {"table": table}
+            l10n.sentence(
+                _("Table %(table)d has new links: print its card again."), {"table": table}
             ),
         )
     return _back(request, tournament, number)

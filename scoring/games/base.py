@@ -22,6 +22,7 @@ from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ops import l10n
 from tonkrules.games import GameRules
 
 if TYPE_CHECKING:
@@ -168,7 +169,9 @@ class GameAdapter:
 
     def rounds_help(self) -> str:
         """The new-tournament form's line explaining the number of rounds."""
-        return gettext("Required: how many rounds, 1 to %(max)d.") % {"max": self.rules.max_rounds}
+        return l10n.sentence(
+            gettext("Required: how many rounds, 1 to %(max)d."), {"max": self.rules.max_rounds}
+        )
 
     def hands_help(self) -> str:
         """The new-tournament form's line explaining the hands per round: a fresh sitting of
@@ -178,19 +181,26 @@ class GameAdapter:
         length = self.rules.schedule_length
         default = self.rules.default_hands_per_round
         if length is None:
-            return gettext(
-                "Each round is a fresh sitting of this many hands. Default: %(default)d."
-            ) % {"default": default}
+            return l10n.sentence(
+                gettext("Each round is a fresh sitting of this many hands. Default: %(default)d."),
+                {"default": default},
+            )
         if self.rules.schedule_wraps:
-            return gettext(
+            return l10n.sentence(
+                gettext(
+                    "A whole game is %(hands)d hands. With fewer, each round continues where the "
+                    "last stopped (hands 1–5, 6–10, …), starting again after %(hands)d. "
+                    "Default: %(default)d."
+                ),
+                {"hands": length, "default": default},
+            )
+        return l10n.sentence(
+            gettext(
                 "A whole game is %(hands)d hands. With fewer, each round continues where the "
-                "last stopped (hands 1–5, 6–10, …), starting again after %(hands)d. "
-                "Default: %(default)d."
-            ) % {"hands": length, "default": default}
-        return gettext(
-            "A whole game is %(hands)d hands. With fewer, each round continues where the "
-            "last stopped (hands 1–5, 6–10, …). Default: %(default)d."
-        ) % {"hands": length, "default": default}
+                "last stopped (hands 1–5, 6–10, …). Default: %(default)d."
+            ),
+            {"hands": length, "default": default},
+        )
 
     def table_hands(self, start: int, count: int) -> list[int]:
         """The hand numbers of the schedule a table plays: ``count`` from ``start`` (1-based),
@@ -225,9 +235,11 @@ class GameAdapter:
         for a game with a schedule "Hands ``first`` to ``last``"."""
         count = game.hand_limit or tournament.hands_per_round
         if self.rules.schedule_length is None or not game.sequence_from:
-            return gettext("%(n)d hands") % {"n": count}
+            return l10n.sentence(gettext("%(n)d hands"), {"n": count})
         hands = self.table_hands(game.sequence_from, game.hand_limit or 1)
-        return gettext("Hands %(first)d to %(last)d") % {"first": hands[0], "last": hands[-1]}
+        return l10n.sentence(
+            gettext("Hands %(first)d to %(last)d"), {"first": hands[0], "last": hands[-1]}
+        )
 
 
 def spans(numbers: Sequence[int]) -> str:

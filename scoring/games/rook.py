@@ -239,9 +239,10 @@ class RookAdapter(GameAdapter):
         return str(_("%(name)s out") % {"name": out}) if out else str(_("time called"))
 
     def rounds_help(self) -> str:
-        return gettext("Round r plays contract r, so at most %(max)d rounds. Default: %(max)d.") % {
-            "max": ROUNDS
-        }
+        return l10n.sentence(
+            gettext("Round r plays contract r, so at most %(max)d rounds. Default: %(max)d."),
+            {"max": ROUNDS},
+        )
 
     def hands_help(self) -> str:
         return gettext("Each round is one contract round, dealt afresh at every table.")
@@ -260,8 +261,11 @@ class RookAdapter(GameAdapter):
 
     def round_play_text(self, *, game: Any, tournament: Any) -> str:
         contract = CONTRACTS[game.sequence_from or 1]
-        return gettext("Round %(n)d: %(contract)s, %(cards)d cards dealt") % {
-            "n": contract.round,
-            "contract": contract_text(contract),
-            "cards": contract.cards_dealt,
-        }
+        return l10n.sentence(
+            gettext("Round %(n)d: %(contract)s, %(cards)d cards dealt"),
+            {
+                "n": contract.round,
+                "contract": contract_text(contract),
+                "cards": contract.cards_dealt,
+            },
+        )

@@ -136,3 +136,41 @@ def test_every_translation_uses_the_glossarys_terms(code: str, domain: str) -> N
                 if text and not any(form.lower() in text.lower() for form in checked):
                     wrong.append(f"{english!r} in {ids[-1]!r}: {text!r}")
     assert wrong == []
+
+
+#: Languages whose numbers are written in their own digits (CLDR's default numbering system
+#: is not ``latn``: :func:`ops.l10n.numbering_system`).
+OWN_DIGITS = ("bn", "as")
+
+#: English sentences whose digits stay ASCII in every language, each with why.
+ASCII_DIGITS_KEPT = {
+    "a run cannot wrap from 14 to 1": "the Rook cards' indices, as printed on the cards",
+    "'stake' must be an amount such as \"0.25\": digits, a point, no sign": (
+        "a value of the API's JSON and the score-sheet format: ASCII digits"
+    ),
+}
+
+#: What may hold ASCII digits in any string: placeholders, markup, the ISO standard's number,
+#: and a token with Latin letters (card notation R5, 10H; UTF-8; 2025-03-15T18:30).
+DIGITS_ALLOWED = re.compile(
+    rf"{PLACEHOLDER.pattern}|{TAG.pattern}|&#?\w+;|ISO 8601|[\w:+\-./]*[A-Za-z][\w:+\-./]*"
+)
+
+
+@pytest.mark.parametrize(("code", "domain"), [(c, d) for c, d in CATALOGUES if c in OWN_DIGITS])
+def test_numbers_in_a_sentence_are_in_the_languages_own_digits(code: str, domain: str) -> None:
+    """A Bengali or Assamese sentence writes its numbers (``৩টি তাস``, ``রাউন্ড ১``) as the
+    page writes the numbers it fills in (:func:`ops.l10n.sentence`); card notation and
+    machine formats keep ASCII digits."""
+    from ops import l10n
+
+    assert l10n.numbering_system(code) == "beng"
+    wrong = [
+        (ids[-1], text)
+        for message in entries(catalogue(code, domain))
+        for ids, strings in [forms(message)]
+        if ids[0] not in ASCII_DIGITS_KEPT
+        for text in strings
+        if re.search(r"[0-9]", DIGITS_ALLOWED.sub(" ", text))
+    ]
+    assert wrong == []

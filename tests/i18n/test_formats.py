@@ -54,6 +54,38 @@ def _language_of_the_tests() -> Iterator[None]:
 # --- the module -------------------------------------------------------------------------------
 
 
+def test_a_sentence_writes_its_whole_numbers_in_the_languages_digits_and_names_as_typed() -> None:
+    text = "%(name)s plays round %(round)d at table %(table)s."
+    values = {"name": "Ana 2", "round": 3, "table": 12}
+    assert l10n.sentence(text, values, language="bn") == "Ana 2 plays round ৩ at table ১২."
+    assert l10n.sentence(text, values, language="ta") == "Ana 2 plays round 3 at table 12."
+    assert l10n.sentence("%(flag)s", {"flag": True}, language="bn") == "True"
+
+
+@pytest.mark.parametrize(
+    ("language", "limit", "expected"),
+    [
+        ("en", 1, "R5 is entered 3 times but only 1 copy is in play"),
+        ("en", 2, "R5 is entered 3 times but only 2 copies are in play"),
+        ("bn", 1, "R5 তাস ৩ বার দেওয়া হয়েছে, কিন্তু খেলায় এর কপি কেবল ১টি"),
+        ("bn", 2, "R5 তাস ৩ বার দেওয়া হয়েছে, কিন্তু খেলায় এর কপি কেবল ২টি"),
+        ("as", 2, "কাৰ্ড R5 ৩ বাৰ দিয়া হৈছে কিন্তু খেলত মাত্ৰ ২ খন কপি আছে"),
+    ],
+)
+def test_a_rule_errors_numbers_are_in_the_languages_digits_its_cards_as_printed(
+    language: str, limit: int, expected: str
+) -> None:
+    """The count still chooses the plural form after its digits are the language's; the
+    English of the command line (``error.message``) keeps ASCII digits."""
+    from scoring.messages import error_message
+    from tonkrules.errors import RuleError
+
+    error = RuleError("copies", cards=["R5"], params={"count": 3, "limit": limit})
+    with translation.override(language):
+        assert error_message(error) == expected
+    assert error.message.startswith("R5 is entered 3 times but only ")
+
+
 @pytest.mark.parametrize(
     ("language", "expected"),
     [("en", "1,234"), ("bn", "১,২৩৪"), ("as", "১,২৩৪"), ("ta", "1,234"), ("fil", "1,234")],

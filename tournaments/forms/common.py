@@ -16,6 +16,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ops import l10n
 from scoring import games
 from scoring.messages import error_message, translated_params
 from tournaments import localtime
@@ -91,7 +92,7 @@ def error_text(exc: TournamentError, **params: object) -> str:
         return error_message(exc)
     values = {**translated_params(exc.context()), **params}
     try:
-        return str(template) % values
+        return l10n.sentence(str(template), values)
     except (KeyError, TypeError, ValueError):
         return error_message(exc)
 

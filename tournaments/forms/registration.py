@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from ops import l10n
 from scoring.names import name_validation_error
 from tonkrules.errors import PlayerError
 from tonkrules.names import clean_name, name_key
@@ -136,21 +137,26 @@ def registered_text(result: Registered) -> list[str]:
         late = [r for r in result.added if r.from_round > 1]
         if late:
             texts.append(
-                ngettext(
-                    "Registered %(names)s, from round %(round)d (a late entry).",
-                    "Registered %(count)d players, from round %(round)d (late entries): %(names)s.",
-                    count,
+                l10n.sentence(
+                    ngettext(
+                        "Registered %(names)s, from round %(round)d (a late entry).",
+                        "Registered %(count)d players, from round %(round)d (late entries): "
+                        "%(names)s.",
+                        count,
+                    ),
+                    {"names": names, "count": count, "round": late[0].from_round},
                 )
-                % {"names": names, "count": count, "round": late[0].from_round}
             )
         else:
             texts.append(
-                ngettext(
-                    "Registered %(names)s.",
-                    "Registered %(count)d players: %(names)s.",
-                    count,
+                l10n.sentence(
+                    ngettext(
+                        "Registered %(names)s.",
+                        "Registered %(count)d players: %(names)s.",
+                        count,
+                    ),
+                    {"names": names, "count": count},
                 )
-                % {"names": names, "count": count}
             )
     if result.already:
         texts.append(

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ops import l10n
 from scoring.names import NameFormField
 from tournaments.models import (
     Registration,
@@ -44,8 +45,10 @@ class SubstituteForm(forms.Form):
         cast(forms.ChoiceField, self.fields["registration"]).choices = [
             (
                 seat.registration_id,
-                gettext("%(name)s, table %(table)d")
-                % {"name": seat.registration.player.name, "table": seat.table.number}
+                l10n.sentence(
+                    gettext("%(name)s, table %(table)d"),
+                    {"name": seat.registration.player.name, "table": seat.table.number},
+                )
                 + (f" ({seat.substitute})" if seat.substitute else ""),
             )
             for seat in self.seats.values()
