@@ -9,7 +9,11 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import api, views
 from config.forms import SignInForm
+from ops import languages
 from scoring import views_games
+
+#: A language's code before a page's address: ``/bn/``, ``/fil/tournaments/4/``.
+LANGUAGE_PREFIX = "|".join(languages.codes())
 
 handler400 = "config.views.bad_request"  # a body too large: 413 (JSON under /api/)
 
@@ -34,4 +38,7 @@ urlpatterns = [
     re_path(r"^api/v1/", api.not_found, name="api-not-found"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # Unnamed: nothing links to it (pages link to their own addresses and ?lang=), and it
+    # answers only redirects.
+    re_path(rf"^(?P<code>{LANGUAGE_PREFIX})/(?P<rest>.*)$", views.language_prefix),
 ]

@@ -1,6 +1,7 @@
 """Project-wide views that belong to no app."""
 
 from typing import Any
+from urllib.parse import quote
 
 from django import forms
 from django.conf import settings
@@ -81,3 +82,17 @@ def set_language(request: HttpRequest) -> HttpResponse:
     response = HttpResponseRedirect(target, status=303)
     languages.set_cookie(response, code)
     return response
+
+
+@never_cache
+@require_GET
+def language_prefix(request: HttpRequest, code: str, rest: str) -> HttpResponse:
+    """``GET /<code>/<page>``, a language's code before a page's
+    address (``/bn/tournaments/4/``): the page in that language, by a redirect (302) to
+    ``/<page>?lang=<code>`` with the rest of the query string kept, which sets the cookie
+    (:class:`ops.languages.LanguageMiddleware`). Always a page of this site: leading
+    slashes are dropped (``/bn//elsewhere.example/`` is not another host)."""
+    query = request.GET.copy()
+    query[languages.QUERY_PARAMETER] = code
+    path = quote(rest.lstrip("/\\"), safe="/")
+    return HttpResponseRedirect(f"/{path}?{query.urlencode()}")

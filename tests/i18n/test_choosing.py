@@ -111,6 +111,36 @@ def test_an_unknown_lang_in_the_query_is_ignored() -> None:
 
 
 @pytest.mark.parametrize("code", list(LOCAL_NAMES))
+def test_a_language_code_before_a_pages_address_opens_it_in_that_language(code: str) -> None:
+    client = Client()
+    response = client.get(f"/{code}/accounts/login/?next=/games/", HTTP_ACCEPT_LANGUAGE="ta")
+    assert response.status_code == 302
+    assert response["Location"] == f"/accounts/login/?next=%2Fgames%2F&lang={code}"
+    page = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="ta")
+    assert html_lang(page) == code
+    assert page.cookies[settings.LANGUAGE_COOKIE_NAME].value == code
+    assert html_lang(client.get(f"/{code}/", follow=True)) == code
+
+
+@pytest.mark.parametrize(
+    ("path", "location"),
+    [
+        ("/bn//elsewhere.example/", "/elsewhere.example/?lang=bn"),
+        ("/bn/\\elsewhere.example/", "/elsewhere.example/?lang=bn"),
+        ("/ta/t/a b/", "/t/a%20b/?lang=ta"),
+    ],
+)
+def test_a_language_prefix_stays_on_this_site(path: str, location: str) -> None:
+    assert Client().get(path)["Location"] == location
+
+
+def test_a_prefix_not_a_language_of_ours_is_not_found() -> None:
+    assert Client().get("/xx/").status_code == 404
+    assert Client().get("/de/accounts/login/").status_code == 404
+    assert Client().post("/bn/accounts/login/").status_code == 405
+
+
+@pytest.mark.parametrize("code", list(LOCAL_NAMES))
 def test_the_cookie_chooses(code: str) -> None:
     client = Client()
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
