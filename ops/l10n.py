@@ -245,3 +245,16 @@ def date_time(
         "{0}", time(moment, zone, language=language)
     )
     return text.replace("'", "")
+
+
+def zone_place(zone: str, *, language: str | None = None) -> str:
+    """The place a time zone is named after, in the language (CLDR exemplar city):
+    ``"Asia/Kolkata"`` → ``"Kolkata"``, ``"কোলকাতা"`` in Bengali, ``"கொல்கத்தா"`` in Tamil; a
+    zone CLDR names no place for (``"UTC"``, ``"Etc/GMT+5"``) or does not know: its id, its
+    underscores as spaces."""
+    fallback = zone.replace("_", " ")
+    try:
+        place = dates.get_timezone_location(zone, locale=locale(language), return_city=True)
+    except (LookupError, ValueError):
+        return fallback
+    return place or fallback

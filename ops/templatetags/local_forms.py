@@ -10,7 +10,8 @@
 - ``{{ label|digits }}``: text made of numbers only (``2=``, ``1–5``), its digits local;
 - ``{{ when|when:zone }}``, ``{{ when|when_date:zone }}``, ``{{ when|when_time:zone }}``: a
   date-time, a date, a 24-hour time in ``zone`` (an IANA name; without one, in the value's
-  own zone: UTC for what the database gives).
+  own zone: UTC for what the database gives);
+- ``{{ zone|zone_place }}``: a time zone as the place it is named after (``কোলকাতা``).
 
 Never for card notation, values of form fields, data-* attributes, URLs or ids used as keys:
 those keep ASCII. A value that is not a number (``None``, ``""``, ``"—"``) is shown as it is.
@@ -124,3 +125,10 @@ def digits(value: object) -> object:
 def numbering(language: object) -> str:
     """The CLDR numbering system of a language code (``<html data-numbering>``): ``"beng"``."""
     return l10n.numbering_system(str(language) if language else None)
+
+
+@register.filter
+def zone_place(zone: object) -> object:
+    """A time zone's id (``Asia/Kolkata``) as the place it is named after, in the active
+    language (``কোলকাতা``); nothing for no zone."""
+    return l10n.zone_place(str(zone)) if zone else zone

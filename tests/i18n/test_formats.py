@@ -153,6 +153,30 @@ def test_a_time_is_shown_in_the_zone_given() -> None:
     assert l10n.date(MARCH_15, "Asia/Kolkata", language="en") == "Mar 16, 2026"
 
 
+@pytest.mark.parametrize(
+    ("language", "place"),
+    [("en", "Kolkata"), ("bn", "কোলকাতা"), ("ta", "கொல்கத்தா"), ("fil", "Kolkata"), ("as", "কলকাতা")],
+)
+def test_a_time_zone_is_named_by_its_place_in_the_language(language: str, place: str) -> None:
+    assert l10n.zone_place("Asia/Kolkata", language=language) == place
+    # No place: the zone's id.
+    assert l10n.zone_place("Etc/GMT+5", language=language) == "GMT+5"
+    assert l10n.zone_place("America/No_Such_Place", language=language) == "America/No Such Place"
+    with translation.override(language):
+        assert render("{{ z|zone_place }}", language, z="Asia/Kolkata") == place
+
+
+@pytest.mark.django_db
+def test_the_new_tournament_page_lists_the_zones_by_their_places_in_the_language(
+    client: Client,
+) -> None:
+    membership = MembershipFactory(role="director")
+    client.force_login(membership.user)
+    page = client.get(f"/clubs/{membership.club.pk}/tournaments/new/?lang=ta").content.decode()
+    assert '<option value="Asia/Kolkata">கொல்கத்தா · Asia/Kolkata</option>' in page
+    assert '<option value="UTC"' in page
+
+
 def test_the_active_language_is_used_when_none_is_given() -> None:
     with translation.override("as"):
         assert l10n.number(7) == "৭"

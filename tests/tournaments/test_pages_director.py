@@ -701,7 +701,9 @@ def test_grid_round_clock_in_the_tournament_time_zone_and_time_called(
     running = plain(web.get(url("grid", tournament.pk, 1)))
 
     local = timezone.localtime(rnd.deadline, ZoneInfo("America/New_York"))
-    assert f"Deadline {l10n.time(local)} (America/New_York)" in running  # 24-hour, CLDR Hm
+    assert (
+        f"Deadline {l10n.time(local)} (New York)" in running
+    )  # 24-hour, CLDR Hm; the zone by its place
     assert re.search(r"(30|29) minutes left", running)
     assert "Time called" not in running
 

@@ -47,7 +47,13 @@ def default_time_zone(club: Club) -> str:
 
 
 def _time_zone_choices() -> list[tuple[str, str]]:
-    return [(zone, zone.replace("_", " ")) for zone in localtime.zone_names()]
+    """Every zone, by its id, labelled with the place it is named after in the active
+    language and its id (``কোলকাতা · Asia/Kolkata``), so a director finds it either way."""
+    choices = []
+    for zone in localtime.zone_names():
+        place, plain = l10n.zone_place(zone), zone.replace("_", " ")
+        choices.append((zone, plain if place == plain else f"{place} · {plain}"))
+    return choices
 
 
 def _sizes_text(sizes: list[int]) -> str:
