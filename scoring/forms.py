@@ -203,19 +203,15 @@ def plays_for_stakes(kind: object) -> bool:
 def game_choices(label: Any) -> list[tuple[str, str]]:
     """Every registered game as a choice, labelled by ``label`` (a translated text naming
     ``%(game)s``, ``%(min)d`` and ``%(max)d``, the players a table seats)."""
+    text = str(label)
     return [
         (
-            adapter.name,
+            a.name,
             l10n.sentence(
-                str(label),
-                {
-                    "game": adapter.label,
-                    "min": adapter.rules.min_players,
-                    "max": adapter.rules.max_players,
-                },
+                text, {"game": a.label, "min": a.rules.min_players, "max": a.rules.max_players}
             ),
         )
-        for adapter in games.all_adapters()
+        for a in games.all_adapters()
     ]
 
 
@@ -471,16 +467,10 @@ def start_error_text(error: RuleError, kind: str) -> str:
     name = error.player or ""
     if detail == "player_count":
         engine = find_game(kind)
-        count = error.params.get("count", 0)
-        return l10n.sentence(
-            gettext("%(game)s is played by %(min)d to %(max)d players, not %(count)d."),
-            {
-                "game": games.label_of(kind),
-                "min": engine.min_players,
-                "max": engine.max_players,
-                "count": count,
-            },
-        )
+        values = {"game": games.label_of(kind), "count": error.params.get("count", 0)}
+        values |= {"min": engine.min_players, "max": engine.max_players}
+        text = gettext("%(game)s is played by %(min)d to %(max)d players, not %(count)d.")
+        return l10n.sentence(text, values)
     texts: dict[str | None, Any] = {
         "duplicate_name": _(
             "“%(name)s” and “%(other)s” are the same name (letter case and accents aside): "
@@ -497,13 +487,11 @@ def start_error_text(error: RuleError, kind: str) -> str:
     if detail == "option_value":
         minimum = error.params.get("minimum")
         if isinstance(minimum, int):
-            return l10n.sentence(
-                gettext("Type a whole number of at least %(minimum)d."), {"minimum": minimum}
-            )
+            text = gettext("Type a whole number of at least %(minimum)d.")
+            return l10n.sentence(text, {"minimum": minimum})
         return gettext("This value is not one the rule allows.")
     if detail in texts:
         other = error.params.get("other", "")
-        return l10n.sentence(
-            str(texts[detail]), {"name": name, "other": other, "max": MAX_NAME_LENGTH}
-        )
+        values = {"name": name, "other": other, "max": MAX_NAME_LENGTH}
+        return l10n.sentence(str(texts[detail]), values)
     return error_message(error)
