@@ -29,14 +29,14 @@ import copy
 import functools
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, tzinfo
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import cast
+from typing import Literal, cast
 from zoneinfo import ZoneInfo
 
-from babel import Locale, UnknownLocaleError, dates, numbers
+from babel import Locale, UnknownLocaleError, dates, lists, numbers
 from django.utils import translation
 from django.utils.functional import lazy
 
@@ -114,6 +114,21 @@ def sentence(text: str, values: Mapping[str, object], *, language: str | None = 
         for name, value in values.items()
     }
     return _WHOLE_PLACEHOLDER.sub(r"%(\1)s", text) % shown
+
+
+def listing(
+    items: Sequence[str],
+    *,
+    style: Literal["standard", "or"] = "standard",
+    language: str | None = None,
+) -> str:
+    """``items`` (texts, each as it is to be shown: write numbers with :func:`digits` first)
+    joined as the language lists them (CLDR list patterns through Babel): ``["41", "50"]``
+    with ``style="or"`` → ``"41 or 50"``, ``"৪১ বা ৫০"`` from ``["৪১", "৫০"]`` in Bengali;
+    ``"standard"`` names them all (``"2, 5, and 7"``, ``"2, 5 மற்றும் 7"``). Empty: ``""``."""
+    if not items:
+        return ""
+    return lists.format_list(list(items), style=style, locale=locale(language))
 
 
 def ascii_digits(text: str) -> str:

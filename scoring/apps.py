@@ -14,7 +14,10 @@ class ScoringConfig(AppConfig):
         tick sends a queued job's task again, the health check reports the oldest."""
         from ops.background import tick_register, waiting_register
         from ops.idempotency import holder_register
-        from scoring import schema  # noqa: F401 (registers the OpenAPI extension)
+        from scoring import (
+            games,  # noqa: F401 (the adapters register how refusals word their objects)
+            schema,  # noqa: F401 (registers the OpenAPI extension)
+        )
         from scoring.services.games import _game_holds_key
         from scoring.services.sheets import _jobs_oldest, _jobs_resend
 

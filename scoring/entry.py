@@ -18,7 +18,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ops import idempotency
-from scoring.messages import error_message
+from scoring.messages import SUIT_NAMES, error_message
 from tonkrules import find_game
 from tonkrules.cards import (
     CARD_SEPARATORS,
@@ -125,12 +125,7 @@ class CardGrid:
 
     def add_standard_deck(self) -> None:
         """Rows of the 52 cards of a standard deck, one per suit (Tonk, Bluke)."""
-        names = {
-            "S": _("Spades"),
-            "H": _("Hearts"),
-            "D": _("Diamonds"),
-            "C": _("Clubs"),
-        }
+        names = {suit.value: name for suit, name in SUIT_NAMES.items()}
         by_suit: dict[str, list[tuple[str, str, str]]] = {s: [] for s in names}
         for card in STANDARD_DECK.cards():
             token = str(card)

@@ -62,7 +62,7 @@ from scoring.errors import (
 from scoring.games import adapter_for
 from scoring.htmx import HtmxHttpRequest
 from scoring.live import live_version
-from scoring.messages import error_message
+from scoring.messages import error_message, warning_message
 from scoring.models import Game, Hand
 from scoring.table_trust import SEATS_SESSION_KEY as SEATS_SESSION_KEY
 from scoring.table_trust import actor_of, hand_page_trust, table_trust, who_entered
@@ -139,7 +139,7 @@ def _sheet(game: Game, hands: list[Hand], names: list[str]) -> dict[str, Any]:
                 "dealer": entry.get("dealer", ""),
                 "summary": hand_summary(game.kind, entry),
                 "cells": [(result["scores"][n], result["running"][n]) for n in names],
-                "warnings": hand.warnings,
+                "warnings": [{**w, "message": warning_message(w)} for w in hand.warnings],
                 "hand": hand,
             }
         )

@@ -14,6 +14,7 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from scoring import selectors
+from scoring.messages import warning_message
 from scoring.models import Game, Hand, HandEvent, Seat
 
 # --- base -------------------------------------------------------------------------------------
@@ -213,12 +214,19 @@ class HandStatusOut(OutputSerializer):
 
 
 class WarningOut(OutputSerializer):
-    """Something the house rules flag without rejecting the hand (Tonk ``concealed_spread``)."""
+    """Something the house rules flag without rejecting the hand (Tonk ``concealed_spread``);
+    its ``message`` in the request's language, like an error's."""
 
     code = serializers.CharField()
     player = serializers.CharField(allow_null=True)
     cards = serializers.ListField(child=serializers.CharField())
     message = serializers.CharField()
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        """The warning as stored, its sentence in the active language."""
+        data: dict[str, Any] = super().to_representation(instance)
+        data["message"] = warning_message(instance)
+        return data
 
 
 class ResultHandOut(OutputSerializer):

@@ -396,7 +396,7 @@ class BlukeGame(GameRules[BlukeOptions, BlukeHand]):
             raise TrumpError(
                 "turned_disagrees" if expected is not None else "turned_disagrees.none",
                 cards=[turned],
-                params={"trump": None if expected is None else expected.value},
+                params={"trump": expected},
             )
 
         # bad_bid

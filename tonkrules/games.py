@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from .choices import one_of
 from .errors import FormatError, PlayerError
@@ -95,7 +95,7 @@ class Options:
         values: dict[str, object] = {}
         for key, value in raw.items():
             if key not in known:
-                raise FormatError("unknown_option", params={"game": game, "key": key})
+                raise FormatError("unknown_option", params={"title": game, "key": key})
             values[key] = known[key].metadata["parse"](key, value)
         return cls(**values)
 
@@ -124,16 +124,20 @@ def _jsonable(value: object) -> object:
 
 
 def hand_object(
-    raw: object, *, allowed: Collection[str], required: Collection[str], what: str = "a hand"
+    raw: object,
+    *,
+    allowed: Collection[str],
+    required: Collection[str],
+    kind: Literal["hand", "sheet"] = "hand",
 ) -> dict[str, object]:
-    """Check an object's keys (a hand, or the sheet itself): an object, no unknown key, every
-    required key present.
+    """Check an object's keys (a hand, or the sheet itself: ``kind``): an object, no unknown
+    key, every required key present.
 
     Raises:
         FormatError: not an object, an unknown key, or a required key missing.
     """
     if not isinstance(raw, dict):
-        raise FormatError("not_an_object", params={"what": what})
+        raise FormatError("not_an_object.sheet" if kind == "sheet" else "not_an_object.hand")
     for key in raw:
         if key not in allowed:
             raise FormatError("unknown_key", params={"key": key})

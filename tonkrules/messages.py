@@ -32,6 +32,28 @@ Template = str | Plural
 """An English sentence template: one ``%``-style string, or a :class:`Plural`."""
 
 
+class Alternatives(tuple[object, ...]):
+    """A parameter naming values any one of which would do (Tonk's totals at the deal,
+    ``41 or 50``): English joins them with "or"; the edge words them as the active language
+    lists alternatives (``scoring.messages``: CLDR's "or" list, the language's digits)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return " or ".join(str(v) for v in self)
+
+
+class Listing(tuple[object, ...]):
+    """A parameter naming several values together (the tables still waiting, ``2, 5``):
+    English joins them with commas; the edge words them as the active language lists them
+    (CLDR's "standard" list, the language's digits)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return ", ".join(str(v) for v in self)
+
+
 def gettext_noop(message: str) -> str:
     """Mark ``message`` for extraction into the catalogues; returns it unchanged."""
     return message
@@ -90,7 +112,8 @@ RULE_MESSAGES: dict[str, Template] = {
     "bad_choice.any_case": _(
         "%(key)r must be one of %(allowed)s (letter case aside, nothing else), not %(value)s"
     ),
-    "not_an_object": _("%(what)s must be a JSON object"),
+    "not_an_object.hand": _("a hand must be a JSON object"),
+    "not_an_object.sheet": _("a score sheet must be a JSON object"),
     "unknown_key": _("unknown key %(key)r"),
     "missing_key": _("the key %(key)r is required"),
     "missing_key.end": _("the key %(key)r is required when the hand ends by %(end)s"),
@@ -121,7 +144,7 @@ RULE_MESSAGES: dict[str, Template] = {
     "value_type.tricks": _("%(key)r must be a list of tricks"),
     "cards_type": _("%(what)s must be a list of cards or one string of cards, not %(type)s"),
     "options_type": _("options must be an object"),
-    "unknown_option": _("%(game)s has no house rule %(key)r"),
+    "unknown_option": _("%(title)s has no house rule %(key)r"),
     "option_value": _("house rule %(key)r must be a whole number of at least %(minimum)s"),
     "option_value.bool": _("house rule %(key)r must be true or false"),
     "option_value.totals": _("house rule %(key)r must be a list of whole numbers"),
@@ -156,7 +179,7 @@ RULE_MESSAGES: dict[str, Template] = {
     "not_in_deck.bluke": _("%(token)r is not a card of the Bluke deck"),
     "not_a_card": _("%(token)s is not a card"),
     "copies": ngettext_lazy(
-        "%(cards)s is entered %(count)s times but only 1 copy is in play",
+        "%(cards)s is entered %(count)s times but only %(limit)s copy is in play",
         "%(cards)s is entered %(count)s times but only %(limit)s copies are in play",
         "limit",
     ),
@@ -165,12 +188,16 @@ RULE_MESSAGES: dict[str, Template] = {
     "held_too_many": _(
         "%(player)s holds %(count)s cards; nobody holds more than %(size)s between turns"
     ),
-    "trick_count": _(
-        "hand %(number)s deals %(dealt)s card(s) each, so the play has %(dealt)s trick(s), "
-        "not %(count)s"
+    "trick_count": ngettext_lazy(
+        "hand %(number)s deals %(dealt)s card each, so the play has %(dealt)s trick, not %(count)s",
+        "hand %(number)s deals %(dealt)s cards each, so the play has %(dealt)s tricks, "
+        "not %(count)s",
+        "dealt",
     ),
-    "trick_size": _(
-        "trick %(trick)s has %(count)s card(s); each of the %(players)s players plays one"
+    "trick_size": ngettext_lazy(
+        "trick %(trick)s has %(count)s card; each of the %(players)s players plays one",
+        "trick %(trick)s has %(count)s cards; each of the %(players)s players plays one",
+        "count",
     ),
     # --- bad_meld: Tonk spreads -------------------------------------------------------------
     "spread_too_short": _("a spread needs at least 3 cards"),
@@ -180,8 +207,16 @@ RULE_MESSAGES: dict[str, Template] = {
     "run_wraps.spread": _("the ace is low only: a run cannot go past the king"),
     "run_gap.spread": _("a run needs consecutive ranks, with no gap"),
     # --- bad_meld: Toonerville Rook melds ---------------------------------------------------
-    "too_many_rooks": _("a meld may hold at most %(max)s Rook(s) under the house rules"),
-    "too_few_naturals": _("a meld needs at least %(min)s natural card(s)"),
+    "too_many_rooks": ngettext_lazy(
+        "a meld may hold at most %(max)s Rook under the house rules",
+        "a meld may hold at most %(max)s Rooks under the house rules",
+        "max",
+    ),
+    "too_few_naturals": ngettext_lazy(
+        "a meld needs at least %(min)s natural card",
+        "a meld needs at least %(min)s natural cards",
+        "min",
+    ),
     "too_few_naturals.none": _("a meld needs at least one natural card"),
     "mixed": _("a set needs one number and a run needs one colour"),
     "set_too_short": _("a set needs at least 3 cards"),
@@ -211,6 +246,8 @@ RULE_MESSAGES: dict[str, Template] = {
         "a tie at the deal needs two players holding no total (tonks at the deal are off); "
         "%(player)s holds %(total)s"
     ),
+    # --- warnings (the hand is scored; the house rules flag it) -----------------------------
+    "concealed_spread": _("%(player)s still holds a spread: %(cards)s"),
     # --- not_out ----------------------------------------------------------------------------
     "holds_cards": _("%(player)s went out but still holds cards"),
     "discard_in_last_round": _(
@@ -250,9 +287,15 @@ RULE_MESSAGES: dict[str, Template] = {
     # --- bad_bid, tricks_mismatch, illegal_play ---------------------------------------------
     "bid_range": _("%(player)s bid %(bid)s; in hand %(number)s a bid is %(low)s to %(high)s"),
     "negative": _("%(player)s cannot take %(tricks)s tricks"),
-    "tricks_sum": _("tricks add up to %(total)s, but hand %(number)s deals %(dealt)s card(s) each"),
-    "tricks_disagree_with_play": _(
-        "%(player)s took %(played)s trick(s) in the play, but %(entered)s are entered"
+    "tricks_sum": ngettext_lazy(
+        "tricks add up to %(total)s, but hand %(number)s deals %(dealt)s card each",
+        "tricks add up to %(total)s, but hand %(number)s deals %(dealt)s cards each",
+        "dealt",
+    ),
+    "tricks_disagree_with_play": ngettext_lazy(
+        "%(player)s took %(played)s trick in the play, but %(entered)s are entered",
+        "%(player)s took %(played)s tricks in the play, but %(entered)s are entered",
+        "played",
     ),
     "revoke": _(
         "trick %(trick)s: %(player)s played %(card)s but holds %(suit)s (%(held)s) "

@@ -63,7 +63,7 @@ class Contract:
             parts.append(f"{self.runs} run{'s' if self.runs > 1 else ''}")
         if self.sets:
             parts.append(f"{self.sets} set{'s' if self.sets > 1 else ''}")
-        return ", ".join(parts)
+        return " and ".join(parts)
 
 
 CONTRACTS: Mapping[int, Contract] = {
@@ -209,7 +209,7 @@ def verify_contract(
             "runs": runs,
             "sets": sets,
             "either": either,
-            "contract": str(contract),
+            "contract": contract,
         },
     )
 

@@ -132,7 +132,7 @@ class SheetResult:
 def _top(
     data: object,
 ) -> tuple[GameRules[Any, Any], tuple[str, ...], Options, Decimal | None, str | None, list[object]]:
-    data = hand_object(data, allowed=TOP_KEYS, required=REQUIRED_TOP_KEYS, what="a score sheet")
+    data = hand_object(data, allowed=TOP_KEYS, required=REQUIRED_TOP_KEYS, kind="sheet")
     one_of(data["format"], (FORMAT,), key="format")
     game = find_game(data["game"])
     players = data["players"]

@@ -34,6 +34,7 @@ from .games import (
     text,
 )
 from .melds import find_spread, verify_spread
+from .messages import RULE_MESSAGES, Alternatives, render
 
 HAND_SIZE = 5
 """Cards dealt to each player, and the most a player holds between turns."""
@@ -432,14 +433,11 @@ class Tonk(GameRules[TonkOptions, TonkHand]):
             for p in players:
                 spread = find_spread(hand.held[p])
                 if spread is not None:
-                    warnings.append(
-                        Warning(
-                            "concealed_spread",
-                            p,
-                            tuple(str(c) for c in spread),
-                            f"{p} still holds a spread: {' '.join(str(c) for c in spread)}",
-                        )
+                    cards = tuple(str(c) for c in spread)
+                    text = render(
+                        RULE_MESSAGES["concealed_spread"], {"player": p, "cards": " ".join(cards)}
                     )
+                    warnings.append(Warning("concealed_spread", p, cards, text))
         went_out = (hand.by,) if hand.end in ENDS_GOING_OUT and hand.by is not None else ()
         return HandScore(
             units,
@@ -453,9 +451,10 @@ class Tonk(GameRules[TonkOptions, TonkHand]):
         return hand.to_json()
 
 
-def _or(values: Sequence[int]) -> str:
-    """The totals that tonk at the deal, as ``41 or 50`` (empty: none; the sentence says so)."""
-    return " or ".join(str(v) for v in values)
+def _or(values: Sequence[int]) -> Alternatives:
+    """The totals that tonk at the deal, any one of them (``41 or 50`` in English; empty:
+    none, and the sentence says so)."""
+    return Alternatives(values)
 
 
 TONK = Tonk()

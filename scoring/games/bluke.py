@@ -19,6 +19,7 @@ from scoring.entry import (
     groups_of,
 )
 from scoring.games.base import GameAdapter, spans
+from scoring.messages import SUIT_NAMES
 from tonkrules.bluke import BLUKE, HANDS, cards_dealt, trump_of_turned
 from tonkrules.cards import BLUKE_DECK, Suit
 from tonkrules.errors import CardError, ErrorCode
@@ -27,10 +28,7 @@ from tonkrules.errors import CardError, ErrorCode
 
 
 TRUMPS = (
-    ("S", format_lazy("♠ {}", _("Spades"))),
-    ("H", format_lazy("♥ {}", _("Hearts"))),
-    ("D", format_lazy("♦ {}", _("Diamonds"))),
-    ("C", format_lazy("♣ {}", _("Clubs"))),
+    *((suit.value, format_lazy("{} {}", suit.symbol, name)) for suit, name in SUIT_NAMES.items()),
     ("none", _("No trump")),
 )
 

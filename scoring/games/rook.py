@@ -21,6 +21,7 @@ from scoring.entry import (
     groups_of,
 )
 from scoring.games.base import GameAdapter
+from scoring.messages import words_for
 from tonkrules.cards import RookDeck
 from tonkrules.errors import ErrorCode
 from tonkrules.rook import CONTRACTS, ROOK_GAME, ROUNDS, Contract
@@ -149,9 +150,11 @@ class RookEntryForm(EntryForm):
         return fields.get(code)
 
 
+@words_for(Contract)
 def contract_text(contract: Contract) -> str:
     """A round's contract in words, translated, its numbers in the language's digits
-    (``"1 run and 2 sets"``; ``ops.l10n.digits``)."""
+    (``"1 run and 2 sets"``; ``ops.l10n.digits``): on the pages, and in a refusal that names
+    the contract (``contract_not_met``: :func:`scoring.messages.words_for`)."""
     runs = ngettext("%(n)d run", "%(n)d runs", contract.runs) % {"n": contract.runs}
     sets = ngettext("%(n)d set", "%(n)d sets", contract.sets) % {"n": contract.sets}
     if contract.runs and contract.sets:

@@ -22,6 +22,7 @@ from scoring.models import Game, Hand
 from scoring.permissions import Actor
 from scoring.services import SeatSpec
 from tonkrules.errors import PlayerError
+from tonkrules.messages import Listing
 from tonkrules.names import clean_name, name_key
 from tonkrules.sheet import SheetError
 from tournaments import tasks
@@ -281,7 +282,7 @@ def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
     if waiting := _unconfirmed_tables(rnd):
         raise TournamentConflict(
             "unconfirmed",
-            params={"numbers": ", ".join(str(n) for n in waiting), "count": len(waiting)},
+            params={"numbers": Listing(waiting), "count": len(waiting)},
             round=rnd.number,
             tables=waiting,
         )
