@@ -6,6 +6,7 @@ its ``GLOSSARY.md`` wherever the English names them.
 
 from __future__ import annotations
 
+import gettext
 import re
 from pathlib import Path
 
@@ -55,8 +56,10 @@ def test_every_string_is_translated_and_none_is_fuzzy(code: str, domain: str) ->
     assert entries(catalog), f"{code}/{domain}.po has no entries"
     untranslated = [m.id for m in entries(catalog) if not all(forms(m)[1])]
     fuzzy = [m.id for m in entries(catalog) if m.fuzzy]
-    assert untranslated == [], f"{code}/{domain}.po: {len(untranslated)} untranslated"
-    assert fuzzy == [], f"{code}/{domain}.po: {len(fuzzy)} fuzzy"
+    assert untranslated == [], (
+        f"{code}/{domain}.po: {len(untranslated)} untranslated: {untranslated}"
+    )
+    assert fuzzy == [], f"{code}/{domain}.po: {len(fuzzy)} fuzzy: {fuzzy}"
 
 
 @pytest.mark.parametrize(("code", "domain"), CATALOGUES)
@@ -74,21 +77,72 @@ def test_the_header_says_the_language_and_cldrs_plural_forms(code: str, domain: 
 def test_each_translation_keeps_the_placeholders_and_markup_of_its_english(
     code: str, domain: str
 ) -> None:
+    catalog = catalogue(code, domain)
+    small = forms_for_small_counts(catalog)
     wrong = []
-    for message in entries(catalogue(code, domain)):
+    for message in entries(catalog):
         ids, strings = forms(message)
         english = placeholders(ids[-1])
-        for text in strings:
+        for index, text in enumerate(strings):
             if not text:
                 continue
-            # A singular form may leave out the number it names ("one card"); the plural
-            # forms, and every non-plural string, keep them all.
+            # A plural form that serves no count above 1 may leave out what the English
+            # singular leaves out ("one card"); every other form (Filipino's "one" serves 2,
+            # 3, 5 ...), and every non-plural string, keeps them all.
             got = placeholders(text)
-            if got != english and not (message.pluralizable and set(got) <= set(english)):
+            if message.pluralizable and index in small:
+                if not set(placeholders(ids[0])) <= set(got) <= set(english):
+                    wrong.append((message.id, text))
+            elif got != english:
                 wrong.append((message.id, text))
             if sorted(TAG.findall(text)) != sorted(TAG.findall(ids[-1])):
                 wrong.append((message.id, text))
     assert wrong == []
+
+
+def forms_for_small_counts(catalog: Catalog) -> set[int]:
+    """The indices of the plural forms that the language's rule (its ``Plural-Forms``) gives
+    to no count but 0 and 1 (of 0 to 999)."""
+    rule = gettext.c2py(catalog.plural_expr)
+    counts: dict[int, set[int]] = {}
+    for n in range(1000):
+        counts.setdefault(rule(n), set()).add(n)
+    return {index for index, ns in counts.items() if ns <= {0, 1}}
+
+
+def test_the_forms_for_small_counts_are_the_singulars_but_filipinos() -> None:
+    assert forms_for_small_counts(catalogue("ta", "django")) == {0}  # 1
+    assert forms_for_small_counts(catalogue("bn", "django")) == {0}  # 0 and 1
+    assert forms_for_small_counts(catalogue("fil", "django")) == set()  # "one": 1, 2, 3, 5 ...
+
+
+#: A value of each conversion, to fill a translation's placeholders as gettext's callers do.
+SAMPLE = {"s": "x", "r": "x", "d": 2, "i": 2, "u": 2, "f": 2.0, "g": 2.0, "e": 2.0, "c": "x"}
+
+
+@pytest.mark.parametrize(("code", "domain"), CATALOGUES)
+def test_each_formatted_translation_formats_with_its_englishs_values(
+    code: str, domain: str
+) -> None:
+    """A stray ``%`` ("100% o") or a broken placeholder compiles, then fails at ``%`` on the
+    page: every ``python-format`` translation must take the values its English takes."""
+    broken = []
+    for message in entries(catalogue(code, domain)):
+        if "python-format" not in message.flags:
+            continue
+        ids, strings = forms(message)
+        named = dict(re.findall(r"%\((\w+)\)[-#0 +]*\d*(?:\.\d+)?([a-zA-Z])", ids[-1]))
+        values: object = {k: SAMPLE.get(v, "x") for k, v in named.items()}
+        if not named:
+            values = tuple(
+                SAMPLE.get(v, "x") for v in re.findall(r"%[-#0 +]*\d*([sdrifgc])", ids[-1])
+            )
+        for text in strings:
+            try:
+                text % values
+            except (KeyError, TypeError, ValueError) as error:
+                broken.append((message.id, text, str(error)))
+    assert broken == []
 
 
 def glossary(code: str) -> list[tuple[str, list[str]]]:
