@@ -118,10 +118,10 @@ def _default_text(game: str, key: str, default: object) -> Any:
     if default is None:
         return adapter_for(game).no_default_texts.get(key, gettext_lazy("none"))
     if isinstance(default, list):
-        return ", ".join(str(v) for v in default)
+        return l10n.digits_lazy(", ".join(str(v) for v in default))
     if isinstance(default, str):
         return _choice_text(game, key, default)
-    return str(default)
+    return l10n.digits_lazy(default)
 
 
 def house_rules(game: str) -> list[HouseRule]:

@@ -2,7 +2,8 @@
  *
  * Choosing a language reloads the page; a player who has typed part of a hand must find it
  * again. Before the switcher's form is sent, the fields of every form marked
- * data-keep-on-language (the table page's entry form, the new-game form) are saved in
+ * data-keep-on-language (the table page's entry form, the new-game and new-tournament forms, the
+ * dashboard's register and substitute forms) are saved in
  * sessionStorage under the page's path; when that page loads again they are put back, once,
  * and the saved copy is cleared. Hidden fields (the idempotency key, the CSRF token, the
  * hand's revision) are never saved: the page brings fresh ones. Without this script the

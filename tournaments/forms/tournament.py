@@ -211,7 +211,7 @@ class TournamentForm(idempotency.KeyedForm):
         self.fields[f"{game}__rounds"] = rounds
         self.fields[f"{game}__sizes"] = forms.TypedMultipleChoiceField(
             label=_("Table sizes"),
-            choices=[(s, str(s)) for s in table_sizes()],
+            choices=[(s, l10n.digits_lazy(s)) for s in table_sizes()],
             coerce=int,
             required=False,
             initial=sizes,
@@ -219,7 +219,7 @@ class TournamentForm(idempotency.KeyedForm):
         )
         self.fields[f"{game}__prefer"] = forms.TypedChoiceField(
             label=_("Preferred table size"),
-            choices=[(s, str(s)) for s in table_sizes()],
+            choices=[(s, l10n.digits_lazy(s)) for s in table_sizes()],
             coerce=int,
             required=False,
             initial=prefer,
