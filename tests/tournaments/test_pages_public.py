@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from ops import l10n
 from scoring import services as scoring_services
 from tests.factories import UserFactory
 from tournaments import services
@@ -169,7 +170,24 @@ def test_round_times_show_in_the_tournaments_time_zone(
     page = client.get(url("standings", tournament.pk)).content.decode()
 
     assert "19:30" in page  # 14:00 UTC is 19:30 in Kolkata
-    assert "Asia/Kolkata" in page
+    assert "(Kolkata)" in page  # the zone by its place, as on the dashboard (issue 15)
+    assert "Asia/Kolkata" not in page
+    bengali = client.get(url("standings", tournament.pk), HTTP_ACCEPT_LANGUAGE="bn")
+    assert f"({l10n.zone_place('Asia/Kolkata', language='bn')})" in bengali.content.decode()
+    translation.deactivate()
+
+
+def test_a_complete_rounds_clock_says_no_end_time(client: Client, tournament: Tournament) -> None:
+    rnd = seated(tournament)
+    services.round_publish(round=rnd)
+    Round.objects.filter(pk=rnd.pk).update(
+        deadline=datetime(2026, 11, 29, 14, 0, tzinfo=UTC), state=Round.State.COMPLETE
+    )
+
+    page = client.get(url("standings", tournament.pk)).content.decode()
+
+    assert 'id="clock"' in page and "Complete" in page
+    assert "ends at" not in page and "19:30" not in page
 
 
 def test_the_big_screen_shows_the_standings_and_the_clock(
