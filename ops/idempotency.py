@@ -37,6 +37,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from ops.l10n_fields import LocalNumbersForm
+
 #: The HTTP header of the API's writes.
 HEADER = "Idempotency-Key"
 #: The longest key, in characters.
@@ -192,7 +194,7 @@ class KeyField(forms.CharField):
             raise forms.ValidationError(exc.message, code="bad_idempotency_key") from exc
 
 
-class KeyedForm(forms.Form):
+class KeyedForm(LocalNumbersForm, forms.Form):
     """A page's form with a :class:`KeyField` named ``idempotency_key``: the one answer to a
     key the rule refuses (a damaged page, a hand-edited field). The form is invalid with a
     visible message (:attr:`DAMAGED`, among its non-field errors, code

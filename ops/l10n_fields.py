@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 
 from ops import l10n
 
@@ -16,3 +17,29 @@ class DigitsField(forms.CharField):
 
     def to_python(self, value: Any) -> str:
         return l10n.ascii_digits(super().to_python(value) or "")
+
+
+class LocalNumbersForm(forms.BaseForm):
+    """A form whose refusals write their numbers in the language's digits: Django's own
+    messages fill ``%(limit_value)s`` with ASCII digits ("Ensure this value is less than or
+    equal to 11."); here every whole number among an error's ``params`` is shown as the active
+    language writes it (``১১`` in Bengali and Assamese) when the message is. Mixed into every
+    form of the project, before ``forms.Form``."""
+
+    def full_clean(self) -> None:
+        """Clean as Django does; then each error's whole numbers in the language's digits."""
+        super().full_clean()
+        for errors in (self._errors or {}).values():
+            for error in errors.data:
+                if isinstance(error, ValidationError) and isinstance(error.params, dict):
+                    error.params = {name: _local(value) for name, value in error.params.items()}
+
+
+def _local(value: object) -> object:
+    """A whole number as a :class:`~ops.templatetags.local_forms.Numeral`: still an ``int``
+    for ``%d`` and for choosing a plural form, its text (``%s``) in the language's digits."""
+    from ops.templatetags.local_forms import Numeral
+
+    if isinstance(value, int) and not isinstance(value, bool | Numeral):
+        return Numeral(value)
+    return value

@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django import forms
 from django.test import Client
 from django.utils import translation
-from django.utils.translation import override
+from django.utils.translation import gettext, override
 
 from ops import l10n
+from ops.l10n_fields import LocalNumbersForm
 from scoring import services
 from scoring.games.rook import contract_text
 from scoring.messages import SUIT_NAMES, error_message, suit_words, warning_message
@@ -283,3 +285,52 @@ def test_the_table_source_names_no_suit_twice() -> None:
         if '_("Diamonds")' in p.read_text(encoding="utf-8")
     ]
     assert spelled == ["scoring/messages.py"]
+
+
+# --- Django's own refusals --------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_fields_limit_is_said_in_the_languages_digits(client: Client) -> None:
+    game, _ = services.game_start(kind="rook", players=["Ana", "Ben", "Cy"])
+    sit(client, game)
+    data = dict(round=12, dealer=0, out=0, melds_0="R7 Y7 G7\nB11 B11 R11", held_1="R3")
+
+    refused = post_hand(client, game, data, HTTP_ACCEPT_LANGUAGE="bn")
+
+    assert refused.status_code == 422
+    errors = " ".join(parse(refused).text().split())
+    with override("bn"):
+        expected = gettext("Ensure this value is less than or equal to %(limit_value)s.") % {
+            "limit_value": "১১"
+        }
+    assert expected in errors
+    assert game.hands.count() == 0
+
+
+def test_a_limit_written_with_d_still_formats_and_picks_its_plural() -> None:
+    class Short(LocalNumbersForm, forms.Form):
+        name = forms.CharField(max_length=3)
+
+    with override("bn"):
+        form = Short({"name": "Ananya"})
+        assert not form.is_valid()
+        message = form.errors["name"][0]
+    assert "3" in message and "6" in message  # %(limit_value)d, %(show_value)d: ASCII, no error
+
+
+def test_every_form_of_the_project_writes_its_limits_in_local_digits() -> None:
+    import scoring.forms
+    import scoring.pages_trust  # noqa: F401
+    import tournaments.forms  # noqa: F401
+
+    def subclasses(cls: type) -> list[type]:
+        return [c for s in cls.__subclasses__() for c in (s, *subclasses(s))]
+
+    ours = [
+        c
+        for c in subclasses(forms.BaseForm)
+        if c.__module__.split(".")[0] in ("scoring", "tournaments", "ops")
+    ]
+    assert len(ours) >= 8
+    assert [c.__qualname__ for c in ours if not issubclass(c, LocalNumbersForm)] == []

@@ -18,7 +18,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import URLPattern, reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from ops import l10n
 from scoring import services as scoring_services
@@ -235,6 +235,12 @@ def test_club_page_lists_tournaments_with_rounds_complete_and_links(
     page = plain(response)
     assert "Rook night" in page and "Tonk Tuesday" in page
     assert "3 of 11 rounds complete" in page and "0 of 4 rounds complete" in page
+    one = make_tournament(club, director, kind="tonk", name="One round", rounds=1)
+    assert "0 of 1 round complete" in plain(web.get(url("club", club.pk)))
+    tamil = plain(web.get(url("club", club.pk), HTTP_ACCEPT_LANGUAGE="ta"))
+    assert "முடிந்த சுற்று: 0 / 1" in tamil and "முடிந்த சுற்றுகள்: 0 / 4" in tamil
+    translation.deactivate()  # the request left Tamil active in this thread
+    one.delete()
     body = text(response)
     for tournament in (first, second):
         assert f'href="{url("manage", tournament.pk)}"' in body

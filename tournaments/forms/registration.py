@@ -12,6 +12,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from ops import l10n
+from ops.l10n_fields import LocalNumbersForm
 from scoring.names import name_validation_error
 from tonkrules.errors import PlayerError
 from tonkrules.names import clean_name, name_key
@@ -32,7 +33,7 @@ class Registered:
     already: list[str]
 
 
-class RegisterForm(forms.Form):
+class RegisterForm(LocalNumbersForm, forms.Form):
     """Register players: club players picked by checkbox, and names typed or pasted one a line
     (a club player's name by the name rule, ``tonkrules.names``: letter case, accents typed
     differently and spaces aside, registers that player; any other name adds a new player to

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ops import l10n
+from ops.l10n_fields import LocalNumbersForm
 from scoring.names import NameFormField
 from tournaments.models import (
     Registration,
@@ -17,7 +18,7 @@ from tournaments.models import (
 )
 
 
-class SubstituteForm(forms.Form):
+class SubstituteForm(LocalNumbersForm, forms.Form):
     """A substitute plays a seated player's seat in a round: which seat, and who plays it.
 
     Args:
