@@ -4,7 +4,6 @@ the health check."""
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
-from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import api, views
@@ -21,7 +20,7 @@ urlpatterns = [
     path("", views_games.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("i18n/setlang/", views.set_language, name="set_language"),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/<str:code>/", languages.PageCatalog.as_view(), name="javascript-catalog"),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(

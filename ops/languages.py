@@ -31,13 +31,14 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.conf.locale import LANG_INFO
 from django.db import transaction
-from django.http import HttpRequest, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation.trans_real import parse_accept_lang_header
+from django.views.i18n import JavaScriptCatalog
 
 from ops.idempotency import new_key
 from ops.models import Profile
@@ -288,4 +289,20 @@ class LanguageMiddleware(LocaleMiddleware):
             return response
         if request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != choice.code:
             set_cookie(response, choice.code)
+        return response
+
+
+class PageCatalog(JavaScriptCatalog):
+    """The page script's catalogue, ``/jsi18n/<code>/``, in the language its address names:
+    each page asks for the one of its own language (``templates/base.html``), whatever chose
+    it (a tournament's language, the cookie, the browser), so the script's words are always
+    the page's. A code that is none of ours is a 404."""
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        code = supported(kwargs.pop("code", None))
+        if code is None:
+            raise Http404("no such language")
+        with translation.override(code):
+            response = super().get(request, *args, **kwargs)
+        response["Content-Language"] = code
         return response

@@ -67,3 +67,36 @@ def test_the_table_page_fits_360_px_in_every_script(
              return [b.dataset.card, r.getClientRects().length]; })"""
     )
     assert lines and all(n == 1 for _card, n in lines), [c for c, n in lines if n != 1]
+
+
+def script_words(code: str, msgid: str) -> str:
+    """The translation of ``msgid`` in the page script's catalogue of ``code``."""
+    from babel.messages.pofile import read_po
+
+    path = Path(__file__).resolve().parents[2] / "locale" / code / "LC_MESSAGES" / "djangojs.po"
+    with path.open("rb") as source:
+        message = read_po(source, locale=code)[msgid]
+    assert message is not None and message.string
+    return str(message.string)
+
+
+@pytest.mark.parametrize(
+    ("language", "eight", "thirteen"),
+    [("bn", "৮", "১৩"), ("as", "৮", "১৩"), ("ta", "8", "13"), ("fil", "8", "13")],
+)
+def test_the_script_writes_its_words_in_the_pages_language(
+    live_server: Any, page: Page, language: str, eight: str, thirteen: str
+) -> None:
+    """What the page script writes (the tricks check) is its catalogue's sentence in the
+    page's language, filled with the language's digits: not the English."""
+    game = start("bluke", ["Ana", "Ben", "Cyd"])
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto(seat_url(live_server, game))
+
+    page.locator("#id_tricks_0").fill("5")
+    page.locator("#id_tricks_1").fill("3")
+
+    sentence = script_words(language, "Tricks entered: %s of %s")
+    assert sentence != "Tricks entered: %s of %s"
+    expected = sentence.replace("%s", eight, 1).replace("%s", thirteen, 1)
+    expect(page.locator("#tricks-check")).to_have_text(expected)

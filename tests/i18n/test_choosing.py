@@ -511,3 +511,59 @@ def test_the_refusal_pages_switch_by_links_and_read_alike(code: str, settings: A
     switched = client.get("/no-such-page/?lang=as")
     assert html_lang(switched) == "as"
     assert switched.cookies[settings.LANGUAGE_COOKIE_NAME].value == "as"
+
+
+# --- the page script's catalogue --------------------------------------------------------------
+
+
+def script_translation(code: str, msgid: str) -> str:
+    """The translation of ``msgid`` in ``locale/<code>/LC_MESSAGES/djangojs.po``."""
+    from babel.messages.pofile import read_po
+
+    path = settings.BASE_DIR / "locale" / code / "LC_MESSAGES" / "djangojs.po"
+    with path.open("rb") as source:
+        message = read_po(source, locale=code)[msgid]
+    assert message is not None and message.string, (code, msgid)
+    return str(message.string)
+
+
+def script_src(response: Any) -> str:
+    found = re.search(r'<script src="([^"]*/jsi18n/[^"]*)"', response.content.decode())
+    assert found is not None
+    return found.group(1)
+
+
+def test_a_page_loads_the_script_catalogue_of_its_own_language(world: World) -> None:
+    """A tournament's page in its language (Tamil) for a Bengali browser: the page script's
+    words are Tamil too, not the browser's Bengali."""
+    Tournament.objects.filter(pk=world.tournament.pk).update(language="ta")
+    client = Client()
+    page = client.get(
+        reverse("tournaments:standings", args=[world.tournament.pk]), HTTP_ACCEPT_LANGUAGE="bn"
+    )
+    assert html_lang(page) == "ta"
+    src = script_src(page)
+    assert src == reverse("javascript-catalog", args=["ta"])
+
+    catalogue = client.get(src, HTTP_ACCEPT_LANGUAGE="bn")
+
+    assert catalogue.status_code == 200 and catalogue["Content-Language"] == "ta"
+    tamil = script_translation("ta", "Tricks entered: %s of %s")
+    assert tamil != "Tricks entered: %s of %s"
+    assert json.dumps(tamil) in catalogue.content.decode()  # as the catalogue writes it
+
+
+@pytest.mark.parametrize("code", ["en", "bn", "ta", "fil", "as"])
+def test_each_languages_script_catalogue_is_its_own(code: str) -> None:
+    response = Client().get(reverse("javascript-catalog", args=[code]))
+    assert response.status_code == 200
+    assert response["Content-Language"] == code
+    body = response.content.decode()
+    assert "django.gettext = function" in body
+    if code != "en":
+        assert json.dumps(script_translation(code, "Tricks entered: %s of %s")) in body
+
+
+def test_a_script_catalogue_of_no_language_of_ours_is_not_found() -> None:
+    assert Client().get("/jsi18n/xx/").status_code == 404
+    assert Client().get("/jsi18n/").status_code == 404
