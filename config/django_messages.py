@@ -6,7 +6,7 @@ stay in English (issue 15). Marked here with the same English, ``makemessages`` 
 ``locale/<code>/LC_MESSAGES/django.po``; Django reads the project's ``LOCALE_PATHS`` before
 its own catalogues, so the project's translation is the one shown, in every language.
 
-Nothing imports this module to run it: it exists to be extracted. The list is the refusals
+Nothing imports this module to run it: it exists to be extracted. :data:`FIELD_REFUSALS` are the refusals
 of the field types the project's forms use (``CharField``, ``IntegerField``, ``ChoiceField``
 and their typed and model variants, ``BooleanField``, ``DecimalField``, the time zone and
 date-time fields); ``tests/i18n/test_pseudo_locale.py`` checks each is in the catalogue and
@@ -65,4 +65,28 @@ FILE_SIZES: tuple[Template, ...] = (
     gettext_noop("%s KB"),
     gettext_noop("%s MB"),
     gettext_noop("%s GB"),
+)
+
+#: Django REST framework's own ``detail`` sentences that a caller of the API can meet
+#: (``rest_framework/exceptions.py``, ``authentication.py``, ``pagination.py``), exactly as
+#: DRF writes them: DRF has no catalogue for Bengali, Tamil, Filipino or Assamese. Its
+#: serializer fields' refusals (under ``fields`` of a ``bad_format`` error) stay DRF's.
+API_REFUSALS: tuple[Template, ...] = (
+    gettext_noop("A server error occurred."),
+    gettext_noop("Invalid input."),
+    gettext_noop("Malformed request."),
+    gettext_noop("Incorrect authentication credentials."),
+    gettext_noop("Authentication credentials were not provided."),
+    gettext_noop("You do not have permission to perform this action."),
+    gettext_noop("Not found."),
+    gettext_noop('Method "{method}" not allowed.'),
+    gettext_noop("Could not satisfy the request Accept header."),
+    gettext_noop('Unsupported media type "{media_type}" in request.'),
+    gettext_noop("Request was throttled."),
+    gettext_noop("Invalid token header. No credentials provided."),
+    gettext_noop("Invalid token header. Token string should not contain spaces."),
+    gettext_noop("Invalid token header. Token string should not contain invalid characters."),
+    gettext_noop("Invalid token."),
+    gettext_noop("User inactive or deleted."),
+    gettext_noop("Invalid page."),
 )

@@ -599,7 +599,11 @@ def test_djangos_own_sentences_the_pages_show_are_msgids_of_the_catalogue() -> N
     ids = msgids()
     texts = [
         text
-        for message in (*django_messages.FIELD_REFUSALS, *django_messages.FILE_SIZES)
+        for message in (
+            *django_messages.FIELD_REFUSALS,
+            *django_messages.FILE_SIZES,
+            *django_messages.API_REFUSALS,
+        )
         for text in (message[:2] if isinstance(message, Plural) else (message,))
     ]
     assert [text for text in texts if text not in ids] == []

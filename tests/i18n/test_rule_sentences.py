@@ -23,6 +23,7 @@ from django import forms
 from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext, override
+from rest_framework.test import APIClient
 
 from ops import l10n
 from ops.l10n_fields import LocalNumbersForm
@@ -334,3 +335,40 @@ def test_every_form_of_the_project_writes_its_limits_in_local_digits() -> None:
     ]
     assert len(ours) >= 8
     assert [c.__qualname__ for c in ours if not issubclass(c, LocalNumbersForm)] == []
+
+
+# --- DRF's own details ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_drfs_own_details_are_in_the_callers_language(language: str) -> None:
+    """DRF has no catalogue for our languages: its sentences are in the project's
+    (``config/django_messages.API_REFUSALS``)."""
+    client = APIClient()
+
+    anonymous = client.get("/api/v1/games/", HTTP_ACCEPT_LANGUAGE=language)
+    nowhere = client.get("/api/v1/no-such-thing/", HTTP_ACCEPT_LANGUAGE=language)
+
+    with override(language):
+        not_given = gettext("Authentication credentials were not provided.")
+        not_found = gettext("Not found.")
+    assert not_given != "Authentication credentials were not provided."
+    assert anonymous.status_code == 401 and anonymous.json() == {"detail": not_given}
+    assert nowhere.status_code == 404 and nowhere.json() == {"detail": not_found}
+    assert not_found != "Not found."
+
+
+def test_every_drf_detail_the_project_lists_is_drfs_own_sentence() -> None:
+    """The list copies DRF's English exactly, or the copy would translate nothing."""
+    from rest_framework import authentication, exceptions, pagination
+
+    from config import django_messages
+
+    source = "".join(
+        Path(module.__file__ or "").read_text(encoding="utf-8")
+        for module in (exceptions, authentication, pagination)
+    )
+    for text in django_messages.API_REFUSALS:
+        assert isinstance(text, str)
+        assert repr(text) in source or f'"{text}"' in source, text
