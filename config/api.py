@@ -5,9 +5,17 @@ answer to an address it does not have."""
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+)
 from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework import exceptions
 from rest_framework.response import Response
 
@@ -40,3 +48,16 @@ def not_found(request: HttpRequest) -> HttpResponse:
         if match is not None and match.url_name != "api-not-found":
             return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
     return JsonResponse({"detail": str(exceptions.NotFound.default_detail)}, status=404)
+
+
+class SchemaView(SpectacularAPIView):
+    """The OpenAPI schema, always in English: one document for every caller (its descriptions
+    are English; without this its choice labels would follow the caller's language)."""
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        with translation.override("en"):
+            response = super().dispatch(request, *args, **kwargs)
+            if isinstance(response, Response):
+                response.render()  # its lazy texts, in English
+        response["Content-Language"] = "en"
+        return response

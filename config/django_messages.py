@@ -6,11 +6,12 @@ stay in English (issue 15). Marked here with the same English, ``makemessages`` 
 ``locale/<code>/LC_MESSAGES/django.po``; Django reads the project's ``LOCALE_PATHS`` before
 its own catalogues, so the project's translation is the one shown, in every language.
 
-Nothing imports this module to run it: it exists to be extracted. :data:`FIELD_REFUSALS` are the refusals
-of the field types the project's forms use (``CharField``, ``IntegerField``, ``ChoiceField``
-and their typed and model variants, ``BooleanField``, ``DecimalField``, the time zone and
-date-time fields); ``tests/i18n/test_pseudo_locale.py`` checks each is in the catalogue and
-that a refused form shows no English.
+Nothing imports this module to run it: it exists to be extracted. :data:`FIELD_REFUSALS` are
+the refusals of the field types the project's forms use (``CharField``, ``IntegerField``,
+``ChoiceField`` and their typed and model variants, ``BooleanField``, ``DecimalField``, the
+time zone and date-time fields); :data:`API_REFUSALS` are DRF's. ``tests/i18n/
+test_pseudo_locale.py`` checks each is in the catalogue and that a refused form shows no
+English.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ the health check."""
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
 from config import api, views
 from config.forms import SignInForm
@@ -35,7 +35,7 @@ urlpatterns = [
     path("api/v1/", include("scoring.urls")),
     path("api/v1/", include("tournaments.urls")),
     re_path(r"^api/v1/", api.not_found, name="api-not-found"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", api.SchemaView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     # Unnamed: nothing links to it (pages link to their own addresses and ?lang=), and it
     # answers only redirects.

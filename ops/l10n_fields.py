@@ -29,7 +29,7 @@ class LocalNumbersForm(forms.BaseForm):
     def full_clean(self) -> None:
         """Clean as Django does; then each error's whole numbers in the language's digits."""
         super().full_clean()
-        for errors in (self._errors or {}).values():
+        for errors in (getattr(self, "_errors", None) or {}).values():
             for error in errors.data:
                 if isinstance(error, ValidationError) and isinstance(error.params, dict):
                     error.params = {name: _local(value) for name, value in error.params.items()}

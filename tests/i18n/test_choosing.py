@@ -567,3 +567,16 @@ def test_each_languages_script_catalogue_is_its_own(code: str) -> None:
 def test_a_script_catalogue_of_no_language_of_ours_is_not_found() -> None:
     assert Client().get("/jsi18n/xx/").status_code == 404
     assert Client().get("/jsi18n/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_api_schema_is_english_for_every_caller() -> None:
+    english = Client().get(reverse("api-schema"), HTTP_ACCEPT_LANGUAGE="en")
+    tamil = Client().get(reverse("api-schema"), HTTP_ACCEPT_LANGUAGE="ta")
+    assert english.status_code == tamil.status_code == 200
+    assert tamil["Content-Language"] == "en"
+    assert tamil.content == english.content
+    with translation.override("ta"):
+        total = translation.gettext("Total score")  # a choice's label in the schema
+    assert total != "Total score" and total not in tamil.content.decode()
+    assert "Total score" in english.content.decode()
