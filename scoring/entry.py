@@ -18,6 +18,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ops import idempotency
+from ops.l10n_fields import DigitsField
 from scoring.messages import SUIT_NAMES, error_message
 from tonkrules import find_game
 from tonkrules.cards import (
@@ -52,6 +53,13 @@ ERROR_HEADLINES: Mapping[str, Any] = {
 }
 
 _LINE_SPLIT = re.compile(r"[\r\n|;]+")
+
+
+class CardsField(DigitsField):
+    """A field of cards as typed (card notation, rules/*.md "Card notation"): the notation is
+    the same in every language, and a phone's keyboard in Bengali, Assamese or Tamil may
+    write its own digits for the indices (``৫H``, ``R১২``), which are read as ASCII (``5H``,
+    ``R12``: :func:`ops.l10n.ascii_digits`), as the page script reads them."""
 
 
 def cards_of(text: str) -> list[str]:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.entry import (
     CardGrid,
+    CardsField,
     EntryForm,
     _lines_of,
     _text_of,
@@ -44,14 +45,14 @@ class BlukeEntryForm(EntryForm):
     trump = forms.ChoiceField(
         label=_("Trump"), choices=[], widget=forms.RadioSelect, required=False
     )
-    turned = forms.CharField(
+    turned = CardsField(
         label=_("Or the card turned up"),
         required=False,
         max_length=12,
         widget=card_input(),
         help_text=_("Its suit is trump; a Bluke turned up means no trump."),
     )
-    play = forms.CharField(
+    play = CardsField(
         label=_("The play, trick by trick (optional)"),
         required=False,
         max_length=2000,

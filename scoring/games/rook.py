@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from ops import l10n
 from scoring.entry import (
     CardGrid,
+    CardsField,
     EntryForm,
     _lines_of,
     _text_of,
@@ -41,7 +42,7 @@ class RookEntryForm(EntryForm):
     seat_fields = ("melds", "held")
     round = forms.IntegerField(label=_("Round"), min_value=1, max_value=ROUNDS)
     out = forms.ChoiceField(label=_("Who went out"), widget=forms.RadioSelect)
-    discard = forms.CharField(
+    discard = CardsField(
         label=_("Their discard"),
         required=False,
         max_length=12,
@@ -56,14 +57,14 @@ class RookEntryForm(EntryForm):
             (NOBODY_OUT, _("Nobody: time called")),
         ]
         for i, name in enumerate(self.names):
-            self.fields[f"melds_{i}"] = forms.CharField(
+            self.fields[f"melds_{i}"] = CardsField(
                 label=_("Melds %(name)s laid down") % {"name": name},
                 required=False,
                 max_length=600,
                 widget=cards_area(2),
                 help_text=_("One meld per line."),
             )
-            self.fields[f"held_{i}"] = forms.CharField(
+            self.fields[f"held_{i}"] = CardsField(
                 label=_("Cards %(name)s held") % {"name": name},
                 required=False,
                 max_length=600,

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.entry import (
     CardGrid,
+    CardsField,
     EntryForm,
     _lines_of,
     _text_of,
@@ -45,7 +46,7 @@ class TonkEntryForm(EntryForm):
         label=_("How the hand ended"), choices=TONK_ENDS, widget=forms.RadioSelect
     )
     by = forms.TypedChoiceField(label=_("By"), coerce=int, required=False, empty_value=None)
-    spreads = forms.CharField(
+    spreads = CardsField(
         label=_("Spreads on the table"),
         required=False,
         widget=cards_area(2),
@@ -60,7 +61,7 @@ class TonkEntryForm(EntryForm):
         by = cast(forms.ChoiceField, self.fields["by"])
         by.choices = [("", "—"), *((i, n) for i, n in enumerate(self.names))]
         for i, name in enumerate(self.names):
-            self.fields[f"held_{i}"] = forms.CharField(
+            self.fields[f"held_{i}"] = CardsField(
                 label=_("Cards %(name)s held") % {"name": name},
                 required=False,
                 max_length=400,

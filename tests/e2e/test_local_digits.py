@@ -100,3 +100,26 @@ def test_the_script_writes_its_words_in_the_pages_language(
     assert sentence != "Tricks entered: %s of %s"
     expected = sentence.replace("%s", eight, 1).replace("%s", thirteen, 1)
     expect(page.locator("#tricks-check")).to_have_text(expected)
+
+
+def test_a_card_typed_with_bengali_digits_is_the_card_on_the_grid(
+    live_server: Any, page: Page
+) -> None:
+    """``১০H`` typed on a Bengali keyboard is 10♥: the grid marks it as this player's, as it
+    marks ``10H`` (the server reads it the same: ``scoring.entry.CardsField``)."""
+    game = start("tonk", ["Ana", "Ben", "Cyd"], stake="0.25", currency="USD")
+    page.set_extra_http_headers({"Accept-Language": "bn"})
+    page.goto(seat_url(live_server, game))
+
+    page.locator("#id_held_0").click()  # opens the grid for this field
+    page.locator("#id_held_0").fill("১০H KC")
+
+    expect(page.locator('#cardgrid button[data-card="10H"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator('#cardgrid button[data-card="KC"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator('#cardgrid button[data-card="10D"]')).to_have_attribute(
+        "aria-pressed", "false"
+    )

@@ -322,6 +322,28 @@ def test_a_hand_typed_in_ascii_notation_is_taken_the_same_in_every_language(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "digits"), [("bn", "০১২৩৪৫৬৭৮৯"), ("as", "০১২৩৪৫৬৭৮৯"), ("ta", "௦௧௨௩௪௫௬௭௮௯")]
+)
+def test_card_indices_typed_in_the_languages_digits_are_read_as_printed(
+    client: Client, language: str, digits: str
+) -> None:
+    """A phone's keyboard in the language may type its own digits for an index (``৪D``): the
+    card is the same, stored in the notation as printed (``4D``)."""
+    game = sit(client, tonk_game())
+    native = str.maketrans("0123456789", digits)
+    data = {**CAUGHT_KNOCK, "held_1": "AS 4D".translate(native), "held_2": "8H".translate(native)}
+    assert data["held_1"] != "AS 4D"
+
+    response = client.post(url("hand-new", game), form(**data), HTTP_ACCEPT_LANGUAGE=language)
+
+    assert response.status_code == 302
+    hand = Hand.objects.get(game=game)
+    assert scores_of(hand) == CAUGHT_KNOCK_SCORES
+    assert hand.entry["held"]["Ben"] == ["AS", "4D"] and hand.entry["held"]["Cy"] == ["8H"]
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_api_takes_ascii_notation_the_same_in_every_language(language: str) -> None:
     member = MembershipFactory()

@@ -39,9 +39,23 @@
   // cards (upper-cased, no emoji selector) with its canonical form, and typed tokens are
   // looked up in that table; a token that is no card stays as typed, for the server to refuse.
   var SPELLINGS = null;
+  // A phone's keyboard may type its language's digits (Bengali ৫, Tamil ௫): read as ASCII, as
+  // the server reads them (scoring.entry.CardsField). The zero of each script's digits.
+  var ZEROS = [0x0660, 0x06F0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66,
+    0x0CE6, 0x0D66, 0x0E50, 0xFF10];
+  function asciiDigits(text) {
+    return text.replace(/\p{Nd}/gu,
+      function (d) {
+        var c = d.charCodeAt(0);
+        for (var i = 0; i < ZEROS.length; i++) {
+          if (c >= ZEROS[i] && c < ZEROS[i] + 10) { return String(c - ZEROS[i]); }
+        }
+        return d;
+      });
+  }
   function canonical(token) {
     if (SPELLINGS === null) { SPELLINGS = entryData().spellings || {}; }
-    var text = token.trim().replace(/\uFE0F/g, "").toUpperCase();
+    var text = asciiDigits(token.trim()).replace(/\uFE0F/g, "").toUpperCase();
     return Object.prototype.hasOwnProperty.call(SPELLINGS, text) ? SPELLINGS[text] : text;
   }
 
