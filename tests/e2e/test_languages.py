@@ -21,6 +21,7 @@ assertions read the text, not the pixels).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
@@ -189,3 +190,39 @@ def test_the_standings_a_round_and_the_table_cards_are_in_the_phones_language(
     assert text_of(cards.locator("h1")) == f"{name} · {round_now}"
     assert text_of(cards.locator("#card-1")) == table_1
     screenshot(cards, screenshot_dir / f"lang-{code}-cards.png")
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_contract_refused_in_a_browser_names_the_contract_in_the_phones_language(
+    live_server: Any, phone: Callable[..., Page], screenshot_dir: Path, code: str
+) -> None:
+    """Round 1 needs two sets; Ana lays down a run and a set. The refusal names the contract
+    in the language's words (what the "Next" panel says), and in the languages of another
+    script than Latin, no Latin word is left but Ana's name and the cards."""
+    from scoring.games.rook import contract_text
+    from tonkrules.rook import CONTRACTS
+
+    game = start("rook", ["Ana", "Ben", "Cyd"])
+    screen = phone(code)
+    screen.goto(table_url(live_server, game))
+    screen.get_by_label("Ana", exact=True).check()
+    screen.locator("#id_melds_0").fill("R5 R6 R7 R8\nY9 G9 B9")
+    screen.locator("#id_held_1").fill("R3")
+    screen.locator("#id_held_2").fill("G4")
+
+    screen.locator("#submit-hand").click()
+
+    error = screen.locator("#id_melds_0_error")
+    expect(error).to_be_visible()
+    text = error.inner_text()
+    with override(code):
+        contract = contract_text(CONTRACTS[1])
+    assert contract in text and "Ana" in text
+    if code != "fil":  # Filipino is written in Latin letters
+        rest = text.replace("Ana", " ")
+        for card in ("R5", "R6", "R7", "R8", "Y9", "G9", "B9"):
+            rest = rest.replace(card, " ")
+        assert re.findall(r"[A-Za-z]{2,}", rest) == [], text
+    assert Hand.objects.filter(game=game).count() == 0
+    error.scroll_into_view_if_needed()
+    screen.screenshot(path=screenshot_dir / f"lang-{code}-contract.png")
