@@ -52,7 +52,12 @@ def not_found(request: HttpRequest) -> HttpResponse:
 
 class SchemaView(SpectacularAPIView):
     """The OpenAPI schema, always in English: one document for every caller (its descriptions
-    are English; without this its choice labels would follow the caller's language)."""
+    are English; without this its choice labels would follow the caller's language, or
+    drf-spectacular's own ``?lang=``)."""
+
+    def _get_schema_response(self, request: Any) -> Response:
+        with translation.override("en"):
+            return super()._get_schema_response(request)
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         with translation.override("en"):

@@ -29,11 +29,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.response import TemplateResponse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import ngettext
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication as DrfTokenAuthentication
 from rest_framework.authentication import get_authorization_header
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+from ops import l10n
 
 
 def client_address(request: HttpRequest) -> str:
@@ -143,11 +145,17 @@ class KeyGuessThrottle(SimpleRateThrottle):
             wait = self.history[-1] - (self.now - self.duration)
             refusal = exceptions.Throttled(wait=wait)
             # Our sentence alone: DRF's would add its own "Expected available in ..." to it.
+            seconds = max(1, math.ceil(wait))
             refusal.detail = exceptions.ErrorDetail(
-                gettext(
-                    "Too many keys refused from your address: try again in %(seconds)s seconds."
-                )
-                % {"seconds": math.ceil(wait)},
+                l10n.sentence(
+                    ngettext(
+                        "Too many keys refused from your address: try again in %(seconds)s second.",
+                        "Too many keys refused from your address: try again in %(seconds)s "
+                        "seconds.",
+                        seconds,
+                    ),
+                    {"seconds": seconds},
+                ),
                 code=refusal.default_code,
             )
             raise refusal

@@ -19,6 +19,11 @@ class DigitsField(forms.CharField):
         return l10n.ascii_digits(super().to_python(value) or "")
 
 
+#: Django's refusals whose numbers are all counts (``%(limit_value)d``, ``%(show_value)d``: a
+#: text's length), with nothing typed in the sentence.
+COUNTS_ONLY = frozenset({"max_length", "min_length"})
+
+
 class LocalNumbersForm(forms.BaseForm):
     """A form whose refusals write their numbers in the language's digits: Django's own
     messages fill ``%(limit_value)s`` with ASCII digits ("Ensure this value is less than or
@@ -31,7 +36,14 @@ class LocalNumbersForm(forms.BaseForm):
         super().full_clean()
         for errors in (getattr(self, "_errors", None) or {}).values():
             for error in errors.data:
-                if isinstance(error, ValidationError) and isinstance(error.params, dict):
+                if not isinstance(error, ValidationError) or not isinstance(error.params, dict):
+                    continue
+                if error.code in COUNTS_ONLY:
+                    # "%(limit_value)d" takes no text: the sentence is made now, its numbers
+                    # (counts, nothing typed) then written in the language's digits.
+                    error.message = l10n.digits(str(error.message % error.params))
+                    error.params = None
+                else:
                     error.params = {name: _local(value) for name, value in error.params.items()}
 
 

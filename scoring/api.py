@@ -23,7 +23,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -38,7 +38,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
-from ops import idempotency
+from ops import idempotency, l10n
 from ops.guessing import TokenAuthentication
 from scoring.api_auth import (
     SeatKeyAuthentication,
@@ -193,10 +193,21 @@ def throttled_response(exc: exceptions.Throttled) -> Response:
     ``scoring.throttles``): ``{"error": {"code": "throttled", "detail": "rate", "message",
     "retry_after"}}`` with ``Retry-After`` in whole seconds."""
     wait = max(1, math.ceil(getattr(exc, "wait", None) or 1))
+    message = str(exc.detail)
+    if message.startswith(str(exceptions.Throttled.default_detail)):
+        # DRF's own sentence, with its "Expected available in ..." in English: ours instead.
+        message = l10n.sentence(
+            ngettext(
+                "Too many requests: try again in %(seconds)s second.",
+                "Too many requests: try again in %(seconds)s seconds.",
+                wait,
+            ),
+            {"seconds": wait},
+        )
     body = {
         "code": "throttled",
         "detail": "rate",
-        "message": str(exc.detail),
+        "message": message,
         "retry_after": wait,
     }
     return Response(

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ops import idempotency
+from ops import idempotency, l10n
 from ops.l10n_fields import DigitsField
 from scoring.messages import SUIT_NAMES, error_message
 from tonkrules import find_game
@@ -248,7 +248,8 @@ class EntryForm(idempotency.KeyedForm):
     def _field_holding(self, names: Sequence[str], cards: Sequence[str]) -> str | None:
         wanted = {canonical(c) for c in cards}
         for field in names:
-            typed = {canonical(t) for t in cards_of(str(self.data.get(field, "")))}
+            text = l10n.ascii_digits(str(self.data.get(field, "")))  # as CardsField reads it
+            typed = {canonical(t) for t in cards_of(text)}
             if wanted & typed:
                 return field
         return None

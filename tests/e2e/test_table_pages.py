@@ -282,3 +282,36 @@ def test_a_double_tapped_submit_records_one_hand(live_server: Any, page: Page) -
     assert all(status in (200, 302, 303) for status in statuses)
     assert Hand.objects.filter(game=game).count() == 2
     assert game.hands.order_by("number").last().entry["by"] == "Ben"
+
+
+def test_a_disputed_hands_long_reason_wraps_inside_the_sheet_at_360_px(
+    live_server: Any, page: Page
+) -> None:
+    """The sheet's number cells never break inside a number; the row under a hand (its status,
+    a dispute's reason, the confirm and dispute buttons) still wraps, whatever was typed."""
+    from scoring.permissions import Actor
+    from tests.e2e.layout import layout_problems
+
+    game = start("tonk", ["Ana", "Ben", "Cyd"], confirmation="one_other")
+    services.hand_record(
+        game=game,
+        entry={
+            "dealer": "Cyd",
+            "end": "knock",
+            "by": "Ana",
+            "held": {"Ana": "AS 2D", "Ben": "KH QH", "Cyd": "9C"},
+        },
+        by=Actor(seat_id=game.seats.get(position=0).pk),
+    )
+    reason = "இந்தக் கையில் எண்ணிக்கை தவறாக இருக்கிறது " * 12  # a long typed reason, Tamil
+    services.hand_dispute(
+        game=game, number=1, by=Actor(seat_id=game.seats.get(position=1).pk), reason=reason
+    )
+    page.set_extra_http_headers({"Accept-Language": "ta"})
+    page.goto(seat_url(live_server, game, position=2))
+
+    expect(page.locator("#actions-1")).to_contain_text("இந்தக் கையில்")
+    assert no_horizontal_scroll(page)
+    sheet = page.evaluate("document.querySelector('#sheet').getBoundingClientRect().width")
+    assert sheet <= 360
+    assert layout_problems(page) == []

@@ -25,9 +25,12 @@ from tests.scoring.test_pages_table import (
     BLUKE_HAND_1,
     CAUGHT_KNOCK,
     CAUGHT_KNOCK_SCORES,
+    ROOK_ROUND_1,
     bluke_game,
+    errors_beside,
     form,
     parse,
+    rook_game,
     scores_of,
     tonk_game,
     tonk_three_hands,
@@ -341,6 +344,24 @@ def test_card_indices_typed_in_the_languages_digits_are_read_as_printed(
     hand = Hand.objects.get(game=game)
     assert scores_of(hand) == CAUGHT_KNOCK_SCORES
     assert hand.entry["held"]["Ben"] == ["AS", "4D"] and hand.entry["held"]["Cy"] == ["8H"]
+
+
+@pytest.mark.django_db
+def test_a_refused_card_typed_in_bengali_digits_is_named_beside_its_own_field(
+    client: Client,
+) -> None:
+    """Round 1 with Ben's meld "R২ Y২" (two cards: no meld): the refusal is shown beside
+    Ben's melds, where the card was typed, as for "R2 Y2"."""
+    game = sit(client, rook_game())
+    data = {**ROOK_ROUND_1, "melds_1": "R২ Y২"}
+
+    refused = client.post(url("hand-new", game), form(**data), HTTP_ACCEPT_LANGUAGE="bn")
+
+    assert refused.status_code == 422
+    doc = parse(refused)
+    assert errors_beside(doc, "melds_1") and "R2 Y2" in errors_beside(doc, "melds_1")[0]
+    assert errors_beside(doc, "held_1") == []
+    assert Hand.objects.filter(game=game).count() == 0
 
 
 @pytest.mark.django_db

@@ -22,7 +22,7 @@ import pytest
 from django import forms
 from django.test import Client
 from django.utils import translation
-from django.utils.translation import gettext, override
+from django.utils.translation import gettext, ngettext, override
 from rest_framework.test import APIClient
 
 from ops import l10n
@@ -309,7 +309,7 @@ def test_a_fields_limit_is_said_in_the_languages_digits(client: Client) -> None:
     assert game.hands.count() == 0
 
 
-def test_a_limit_written_with_d_still_formats_and_picks_its_plural() -> None:
+def test_a_length_limit_is_said_in_local_digits_with_its_plural_form() -> None:
     class Short(LocalNumbersForm, forms.Form):
         name = forms.CharField(max_length=3)
 
@@ -317,7 +317,17 @@ def test_a_limit_written_with_d_still_formats_and_picks_its_plural() -> None:
         form = Short({"name": "Ananya"})
         assert not form.is_valid()
         message = form.errors["name"][0]
-    assert "3" in message and "6" in message  # %(limit_value)d, %(show_value)d: ASCII, no error
+        plural = ngettext(
+            "Ensure this value has at most %(limit_value)d character (it has %(show_value)d).",
+            "Ensure this value has at most %(limit_value)d characters (it has %(show_value)d).",
+            3,
+        ) % {"limit_value": 3, "show_value": 6}
+    assert message == l10n.digits(plural, language="bn")
+    assert "৩" in message and "৬" in message and "3" not in message
+    with override("en"):
+        english = Short({"name": "Ananya"})
+        assert not english.is_valid()
+        assert english.errors["name"] == ["Ensure this value has at most 3 characters (it has 6)."]
 
 
 def test_every_form_of_the_project_writes_its_limits_in_local_digits() -> None:

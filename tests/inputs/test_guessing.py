@@ -26,6 +26,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.views import LoginView
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import translation
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -355,6 +356,18 @@ def test_a_runaway_seat_key_is_throttled_and_stores_nothing(
         assert throttled.status_code == 429
     assert throttled.json()["error"]["code"] == "throttled"
     assert throttled["Retry-After"] == "60"
+    assert throttled.json()["error"]["message"] == "Too many requests: try again in 60 seconds."
+    bengali = seat.post(
+        f"/api/v1/games/{game.pk}/hands/",
+        _hand(game),
+        format="json",
+        HTTP_IDEMPOTENCY_KEY=new_key(),
+        HTTP_ACCEPT_LANGUAGE="bn",
+    )
+    translation.deactivate()
+    assert bengali.status_code == 429
+    said = bengali.json()["error"]["message"]
+    assert "৬০" in said and "60" not in said and "Expected" not in said
     other_address = api(f"Seat {_right_key('Seat', game)}", address=THERE)
     assert write(other_address, game).status_code == 201
     assert (
