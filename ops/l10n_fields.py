@@ -24,16 +24,17 @@ class DigitsField(forms.CharField):
 COUNTS_ONLY = frozenset({"max_length", "min_length"})
 
 
-class LocalNumbersForm(forms.BaseForm):
+class LocalNumbersForm:
     """A form whose refusals write their numbers in the language's digits: Django's own
     messages fill ``%(limit_value)s`` with ASCII digits ("Ensure this value is less than or
     equal to 11."); here every whole number among an error's ``params`` is shown as the active
     language writes it (``১১`` in Bengali and Assamese) when the message is. Mixed into every
-    form of the project, before ``forms.Form``."""
+    form of the project, before ``forms.Form`` (a mixin, not a form: the sweeps over the
+    project's forms see only real ones)."""
 
     def full_clean(self) -> None:
         """Clean as Django does; then each error's whole numbers in the language's digits."""
-        super().full_clean()
+        super().full_clean()  # type: ignore[misc]  # a mixin: forms.Form comes after it
         for errors in (getattr(self, "_errors", None) or {}).values():
             for error in errors.data:
                 if not isinstance(error, ValidationError) or not isinstance(error.params, dict):
