@@ -18,12 +18,27 @@ Reading a name (:func:`clean_name`):
    U+034F, the Mongolian selectors, the Khmer inherent vowels U+17B4/U+17B5, the Hangul
    fillers U+115F, U+1160, U+3164, U+FFA0) and the blank Braille pattern U+2800, which
    looks like a space but is not one.
-   One exception, for the scripts of South Asia (Devanagari, Bengali and Assamese, Gurmukhi,
-   Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam, Sinhala: U+0900..U+0DFF), whose
-   spelling may need a joiner: a ZERO WIDTH NON-JOINER (U+200C) or ZERO WIDTH JOINER
-   (U+200D) directly between two characters of those scripts is part of the spelling and is
-   kept. A joiner anywhere else (between Latin letters, at an end, inside an emoji sequence)
-   is invisible noise and refused.
+   Two exceptions, where an invisible character is part of what was written:
+
+   - the scripts of South Asia (Devanagari, Bengali and Assamese, Gurmukhi, Gujarati, Oriya,
+     Tamil, Telugu, Kannada, Malayalam, Sinhala: U+0900..U+0DFF), whose spelling may need a
+     joiner: a ZERO WIDTH NON-JOINER (U+200C) or ZERO WIDTH JOINER (U+200D) directly between
+     two characters of those scripts is kept;
+   - emoji as phone keyboards type them (Unicode's emoji sequences, UTS #51): a variation
+     selector U+FE0E or U+FE0F directly after an emoji (``❤️``: U+2764 U+FE0F), and in a
+     keycap after ``0``-``9``, ``#`` or ``*`` when U+20E3 follows (``1️⃣``); a ZERO WIDTH
+     JOINER between two emoji of a ZWJ sequence (``👨‍👩``; the emoji before it may carry its
+     selector or a skin tone: ``🏳️‍🌈``, ``👩🏽‍💻``); the tag characters of a subdivision flag
+     (U+E0020..U+E007E ending with U+E007F) after the black flag U+1F3F4. Skin tones
+     (U+1F3FB..U+1F3FF) and the regional indicators of a country's flag are visible
+     characters and pass as any other. An emoji is read here, with the standard library's
+     data only, as a character of category ``So`` (other symbol: pictographs, dingbats,
+     arrows, the regional indicators) or one of the few emoji Unicode files elsewhere
+     (:data:`_EMOJI_OUTSIDE_SO`: ``‼ ⁉ ℹ ↔ ⤴ ⤵ ◻ ◼ ◽ ◾ 〰 〽``).
+
+   The same characters anywhere else (a joiner between Latin letters or at an end, a
+   selector after a letter or at the start, a tag after anything but a flag) are invisible
+   noise and refused.
 3. Runs of space characters (category ``Zs``: the space, the no-break space, the ideographic
    space...) become one ordinary space, and spaces at either end are removed.
 4. The result must not be empty and holds at most :data:`MAX_NAME_LENGTH` characters (code
@@ -36,9 +51,11 @@ spaces not folded (a name that differs from a seat's only by those is refused, t
 spelling suggested).
 
 Comparing names (:func:`name_key`): the cleaned name, NFKC-normalised and case-folded (then
-NFKC again, as Unicode's ``NFKC_Casefold`` does), so names that differ only in letter case,
-in composition or in compatibility forms (full-width ``Ａｎａ``, the ligature ``ﬁ``) are the same
-name. The name is stored as typed (after step 1 to 3); only comparisons use the key.
+NFKC again, as Unicode's ``NFKC_Casefold`` does), without the emoji variation selectors (as
+``NFKC_Casefold`` removes them), so names that differ only in letter case, in composition, in
+compatibility forms (full-width ``Ａｎａ``, the ligature ``ﬁ``) or in an emoji's presentation
+(``❤️ Love`` and ``❤ Love``) are the same name. The name is stored as typed (after step 1 to
+3); only comparisons use the key.
 """
 
 from __future__ import annotations
@@ -120,6 +137,93 @@ def _joiner_allowed(text: str, i: int) -> bool:
     )
 
 
+#: Emoji whose Unicode category is not ``So`` (emoji-variation-sequences.txt's bases).
+_EMOJI_OUTSIDE_SO = frozenset(
+    {0x203C, 0x2049, 0x2139, 0x2194, 0x2934, 0x2935, 0x25FB, 0x25FC, 0x25FD, 0x25FE, 0x3030}
+    | {0x303D}
+)
+_VARIATION_SELECTORS = frozenset({"\ufe0e", "\ufe0f"})
+_KEYCAP_BASES = frozenset("0123456789#*")
+_KEYCAP = "\u20e3"
+_SKIN_TONES = (0x1F3FB, 0x1F3FF)
+_BLACK_FLAG = "\U0001f3f4"
+_TAGS = (0xE0020, 0xE007E)
+_CANCEL_TAG = "\U000e007f"
+
+
+def _emoji(char: str) -> bool:
+    """Whether ``char`` is read as an emoji (see the module's rule)."""
+    return unicodedata.category(char) == "So" or ord(char) in _EMOJI_OUTSIDE_SO
+
+
+def _selector_allowed(text: str, i: int) -> bool:
+    """A variation selector at ``text[i]`` asks for an emoji's presentation: right after an
+    emoji, or after a keycap's base when the keycap mark follows."""
+    if i == 0:
+        return False
+    before = text[i - 1]
+    if _emoji(before):
+        return True
+    return before in _KEYCAP_BASES and text[i + 1 : i + 2] == _KEYCAP
+
+
+def _emoji_end(text: str, i: int) -> bool:
+    """Whether ``text[i]`` ends an emoji: an emoji, or its selector or skin tone after one."""
+    char = text[i]
+    low, high = _SKIN_TONES
+    if char in _VARIATION_SELECTORS or low <= ord(char) <= high:
+        return i > 0 and _emoji(text[i - 1])
+    return _emoji(char)
+
+
+def _emoji_joiner_allowed(text: str, i: int) -> bool:
+    """A ZERO WIDTH JOINER at ``text[i]`` joins two emoji of a ZWJ sequence."""
+    return (
+        text[i] == "\u200d"
+        and 0 < i < len(text) - 1
+        and _emoji_end(text, i - 1)
+        and _emoji(text[i + 1])
+    )
+
+
+def _is_tag(char: str) -> bool:
+    low, high = _TAGS
+    return char == _CANCEL_TAG or low <= ord(char) <= high
+
+
+def _tag_allowed(text: str, i: int) -> bool:
+    """A tag character at ``text[i]`` spells a subdivision flag: the black flag, one or more
+    tags, the cancel tag (``🏴`` ``gbeng`` U+E007F)."""
+    start = i
+    while start > 0 and _is_tag(text[start - 1]):
+        start -= 1
+    end = i + 1
+    while end < len(text) and _is_tag(text[end]):
+        end += 1
+    run = text[start:end]
+    return (
+        start > 0
+        and text[start - 1] == _BLACK_FLAG
+        and len(run) > 1
+        and run.find(_CANCEL_TAG) == len(run) - 1
+    )
+
+
+def _written(text: str, i: int) -> bool:
+    """Whether the invisible character ``text[i]`` is part of what was written: a joiner of
+    a South Asian spelling, or part of an emoji sequence (the module's rule)."""
+    char = text[i]
+    if char in _JOINERS and _joiner_allowed(text, i):
+        return True
+    if char in _VARIATION_SELECTORS:
+        return _selector_allowed(text, i)
+    if char == "\u200d":
+        return _emoji_joiner_allowed(text, i)
+    if _is_tag(char):
+        return _tag_allowed(text, i)
+    return False
+
+
 def _character(char: str) -> str:
     """``U+200B ZERO WIDTH SPACE``: the code point and its Unicode name, where it has one."""
     name = unicodedata.name(char, "")
@@ -130,7 +234,7 @@ def _verify_visible(text: str, nfc: str) -> None:
     """Refuse an invisible or direction-control character of ``nfc`` (``text`` as NFC),
     naming ``text`` (as typed), the character and its 1-based position."""
     for i, char in enumerate(nfc):
-        if _invisible(char) and not (char in _JOINERS and _joiner_allowed(nfc, i)):
+        if _invisible(char) and not _written(nfc, i):
             raise PlayerError(
                 "name_invisible",
                 player=text,
@@ -186,11 +290,13 @@ def is_name(text: str) -> bool:
 
 
 def name_key(name: str) -> str:
-    """The key names are compared by: NFKC, case-folded, NFKC again (``NFKC_Casefold``
-    without removing default-ignorable characters, which :func:`clean_name` refuses), with
+    """The key names are compared by: NFKC, case-folded, NFKC again, without the emoji
+    variation selectors U+FE0E and U+FE0F (``NFKC_Casefold`` removes every default-ignorable
+    character; the others a name may hold are joiners, which are spelling), with
     spaces normalised as :func:`clean_name` does. Two names are the same name when their keys
     are equal. Never raises: a name not yet cleaned gets the key of its spaces collapsed."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    folded = "".join(c for c in folded if c not in _VARIATION_SELECTORS)
     return " ".join("".join(" " if unicodedata.category(c) == "Zs" else c for c in folded).split())
 
 

@@ -53,7 +53,11 @@ INVISIBLE = {
     "soft-hyphen": ("An\u00ada", "U+00AD"),
     "joiner-between-latin-letters": ("Ana\u200dBell", "U+200D"),
     "non-joiner-at-the-end": ("Ana\u200c", "U+200C"),
-    "joiner-in-an-emoji-sequence": ("Ana \U0001f468\u200d\U0001f469", "U+200D"),
+    "joiner-after-an-emoji-at-the-end": ("Ana \U0001f468\u200d", "U+200D"),
+    "joiner-between-an-emoji-and-a-letter": ("\U0001f468\u200dAna", "U+200D"),
+    "variation-selector-at-the-start": ("\ufe0fAna", "U+FE0F"),
+    "variation-selector-after-a-digit-without-keycap": ("Ana 1\ufe0f", "U+FE0F"),
+    "tag-after-a-letter-not-a-flag": ("Ana\U000e0067\U000e007f", "U+E0067"),
     "line-separator": ("Ana\u2028Bell", "U+2028"),
     "tab": ("Ana\tBell", "U+0009"),
     "private-use": ("Ana\ue000", "U+E000"),
@@ -87,6 +91,21 @@ VALID = {
     "tamil-non-joiner": "\u0b95\u0bcd\u200c\u0bb7\u0bcd\u0bae\u0bbe",
     "assamese": "\u0985\u09b8\u09ae\u09c0\u09af\u09bc\u09be",
     "filipino": "Ni\u00f1o Dela Cruz",
+    **{
+        f"emoji-{kind}": name
+        for kind, name in {
+            "heart-with-selector": "\u2764\ufe0f Love",
+            "family-zwj-sequence": "\U0001f468\u200d\U0001f469 Fam",
+            "skin-tone": "\U0001f44d\U0001f3fd Ok",
+            "skin-tone-in-zwj-sequence": "\U0001f469\U0001f3fd\u200d\U0001f4bb Dev",
+            "selector-then-joiner": "\U0001f3f3\ufe0f\u200d\U0001f308 Pride",
+            "keycap": "1\ufe0f\u20e3 One",
+            "country-flag": "\U0001f1e7\U0001f1e9 Bangla",
+            "subdivision-flag": "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074"
+            "\U000e007f Scot",
+            "text-presentation": "Ana \u2764\ufe0e",
+        }.items()
+    },
 }
 
 
@@ -782,12 +801,40 @@ def test_every_api_field_of_a_name_is_marked_and_covered() -> None:
     assert [key for key, prop in found.items() if "x-name-rule" not in json.dumps(prop)] == []
 
 
+@pytest.mark.parametrize(
+    "name",
+    [n for k, n in VALID.items() if k.startswith("emoji-")],
+    ids=lambda n: n.encode("unicode_escape").decode(),
+)
+@pytest.mark.parametrize("entry", ADMIN_ENTRIES.values(), ids=ids(ADMIN_ENTRIES))
+def test_the_admin_stores_an_emoji_name_as_typed(
+    entry: Any, name: str, staff: Client, club: Any
+) -> None:
+    submit, rename = entry
+    saved, text = submit(staff, club, name, rename=rename)
+    assert saved, text
+    model = Player if submit is _admin_player else type(club)
+    assert model.objects.filter(name=name).count() == 1
+
+
+@pytest.mark.parametrize("entry", SEAT_ENTRIES.values(), ids=ids(SEAT_ENTRIES))
+def test_an_emoji_typed_with_and_without_its_selector_is_the_same_name(
+    entry: Any, api: APIClient, web: Client, unchanged_rows: Any
+) -> None:
+    with unchanged_rows():
+        seated, error = entry(api, web, ["\u2764\ufe0f Love", "\u2764 love"])
+    assert seated is None
+    assert "same name" in error
+
+
 def test_the_rule_itself() -> None:
     """The lowest layer: what is kept, what is folded, what is refused."""
     assert clean_name("  Ana \u3000 Bell\u00a0") == "Ana Bell"
     assert clean_name("Jose\u0301") == JOSE
     assert name_key("\uff2a\uff2f\uff33\u00c9") == name_key("jose\u0301") == "jos\u00e9"
     assert name_key("Stra\u00dfe") == name_key("STRASSE")
+    assert name_key("\u2764\ufe0f Love") == name_key("\u2764 LOVE") == "\u2764 love"
+    assert name_key("\U0001f468\u200d\U0001f469") != name_key("\U0001f468\U0001f469")
     for name in VALID.values():
         assert clean_name(name) == name
     for name, code in INVISIBLE.values():
