@@ -189,6 +189,35 @@ def number(
     return _native(text, loc)
 
 
+def money(
+    value: int | Decimal | str, currency: str | None, *, language: str | None = None
+) -> str:
+    """A money amount in ``currency`` as the language writes it: CLDR's currency format of
+    the locale (its symbol or code, where it stands, its spacing and minus), the currency's
+    minor unit of decimals (ISO 4217: ``¥150``, ``US$1.50`` in Assamese' ``US$ 1.50``,
+    ``KWD0.125``), the locale's digits (``১.৫০৳`` in Bengali).
+
+    Args:
+        value: the amount, an ``int``, ``Decimal`` or decimal string (``"-0.75"``).
+        currency: an ISO 4217 code (``scoring.money`` admits only those); None or ``""``
+            writes the number alone (:func:`number`, with its own decimals).
+        language: a Django language code; the active language when None.
+
+    Raises:
+        ValueError: ``value`` is a string that is not a decimal number.
+    """
+    if not currency:
+        return number(value, language=language)
+    loc = locale(language)
+    if isinstance(value, str):
+        try:
+            value = Decimal(value)
+        except InvalidOperation:
+            raise ValueError(f"not a decimal number: {value!r}") from None
+    text = numbers.format_currency(value, currency, locale=loc, numbering_system="default")
+    return _native(text, loc)
+
+
 def signed(value: int | Decimal | Fraction, *, language: str | None = None) -> str:
     """Points with their sign always shown (a hand's gain or loss): ``+30``, ``-50``, ``0``,
     with the locale's plus and minus signs and digits (``+৩০`` in Bengali)."""

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from django.utils.translation import gettext_noop as _
 
+from scoring import money  # noqa: F401  (declares the money rule's sentences, as below)
 from tonkrules.errors import DomainError
 from tonkrules.messages import RULE_MESSAGES, Template, declare
 
@@ -22,7 +23,6 @@ SCORING_RULE_MESSAGES: dict[str, Template] = {
     "key_not_allowed.stake": _(
         "a stake and a currency are only for a game played for stakes, which %(title)s is not"
     ),
-    "stake.length": _("a stake has at most %(max)s characters"),
     "not_consecutive.correction_hand": _(
         "hand %(following)s follows; this hand must stay %(sequence)s"
     ),

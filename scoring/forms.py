@@ -27,6 +27,7 @@ from scoring import games
 from scoring.errors import IdempotencyKeyReused
 from scoring.games import adapter_for
 from scoring.messages import error_message
+from scoring.money import MONEY_MESSAGES
 from scoring.names import MAX_NAME_LENGTH, NameFormField
 from scoring.services import MAX_STAKE_LENGTH, SeatSpec
 from tonkrules import RuleError, find_game
@@ -484,6 +485,8 @@ def start_error_text(error: RuleError, kind: str) -> str:
         "currency": _("Type a three-letter currency code such as USD."),
         "key_not_allowed": _("Only a game played for stakes takes a stake and a currency."),
     }
+    if error.key in MONEY_MESSAGES:  # the money rule's own sentence names the currency
+        return error_message(error)
     if detail == "option_value":
         minimum = error.params.get("minimum")
         if isinstance(minimum, int):

@@ -151,6 +151,7 @@ def _sheet(game: Game, hands: list[Hand], names: list[str]) -> dict[str, Any]:
         "rows": rows,
         "totals": [(n, totals[n], money.get(n), n in leaders) for n in names],
         "leaders": leaders,
+        "currency": game.currency,
     }
 
 

@@ -23,6 +23,8 @@ import json
 import sys
 from typing import BinaryIO
 
+from scoring.money import stake_verify
+from tonkrules.errors import RuleError
 from tonkrules.sheet import SheetError, parse_json, read_sheet, score
 
 ERROR_EXIT = 2
@@ -51,10 +53,24 @@ def read_source(path: str, stdin: BinaryIO) -> bytes:
         return f.read()
 
 
+def _money_verify(stake: object, currency: str | None) -> None:
+    """The sheet's stake and currency by the one money rule (:mod:`scoring.money`: an ISO 4217
+    currency, no more decimals than its minor unit), as the import checks them.
+
+    Raises:
+        SheetError: the rule's error, at the top level.
+    """
+    try:
+        stake_verify(stake=None if stake is None else str(stake), currency=currency)
+    except RuleError as exc:
+        raise SheetError(exc) from exc
+
+
 def answer(action: str, raw: bytes) -> tuple[int, dict[str, object]]:
     """(exit status, the JSON object to print) for ``action`` on the sheet's bytes."""
     try:
         sheet = read_sheet(parse_json(raw))
+        _money_verify(sheet.stake, sheet.currency)
     except SheetError as exc:
         return ERROR_EXIT, exc.to_json()
     if action == "score":

@@ -95,6 +95,16 @@ def amount(value: object) -> object:
 
 
 @register.filter
+def money(value: object, currency: str | None = None) -> object:
+    """A money amount in ``currency`` (an ISO 4217 code) in CLDR's currency format of the
+    active language (``US$1.50``, ``১.৫০৳``); without a currency, as :func:`amount`."""
+    n = _numeric(value)
+    if n is None or isinstance(n, float | Fraction):
+        return value
+    return l10n.money(n, currency or None)
+
+
+@register.filter
 def when(value: object, zone: str | None = None) -> object:
     """A date-time in ``zone``: ``Mar 15, 2026, 18:30``."""
     return l10n.date_time(value, zone or None) if isinstance(value, datetime) else value

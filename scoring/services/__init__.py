@@ -28,10 +28,10 @@ The public names are importable from this package, as callers use them
 shared within this package only.
 """
 
+from scoring.money import MAX_STAKE_LENGTH
 from scoring.services.common import (
     HAND_STATE_FIELDS,
     LOCKED_FIELDS,
-    MAX_STAKE_LENGTH,
     SeatSpec,
     User,
     as_json_text,

@@ -42,9 +42,6 @@ def engine_of(game: Game) -> tuple[GameRules[Any, Any], Any, dict[str, int]]:
     return engine, engine.options(game.options), {name: seat_id for name, seat_id in game.seating}
 
 
-MAX_STAKE_LENGTH = 32
-
-
 def _caller(by: Actor | None) -> str:
     """Whom an idempotency key within a game belongs to (:func:`ops.idempotency.fingerprint`'s
     ``caller``): the device acting (its session, seat key or token) and the signed-in user;

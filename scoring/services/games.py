@@ -22,9 +22,9 @@ from scoring.errors import (
 )
 from scoring.events import Change
 from scoring.models import Game, Seat, new_seat_key
+from scoring.money import stake_verify
 from scoring.permissions import Act, Actor, check
 from scoring.services.common import (
-    MAX_STAKE_LENGTH,
     SeatSpec,
     User,
     _locked,
@@ -35,7 +35,7 @@ from tonkrules import RuleError, find_game
 from tonkrules.errors import FormatError, PlayerError
 from tonkrules.games import GameRules
 from tonkrules.names import clean_names
-from tonkrules.sheet import SheetError, parse_currency, parse_stake
+from tonkrules.sheet import SheetError
 
 
 @transaction.atomic
@@ -232,13 +232,7 @@ def _settings_verify(
         engine.options(options)  # validates; the game keeps the options as given
         if not engine.has_stakes and (stake is not None or currency is not None):
             raise FormatError("key_not_allowed.stake", params={"title": engine.title})
-        stake_text = ""
-        if stake is not None:
-            parse_stake(stake)
-            stake_text = str(stake)
-            if len(stake_text) > MAX_STAKE_LENGTH:
-                raise FormatError("stake.length", params={"max": MAX_STAKE_LENGTH})
-        currency_text = parse_currency(currency) if currency is not None else ""
+        stake_text, currency_text = stake_verify(stake=stake, currency=currency)
     except RuleError as exc:
         raise SheetError(exc) from exc
     return engine, {

@@ -204,10 +204,10 @@ ASCII_DIGITS_KEPT = {
     ),
 }
 
-#: What may hold ASCII digits in any string: placeholders, markup, the ISO standard's number,
+#: What may hold ASCII digits in any string: placeholders, markup, the ISO standards' numbers,
 #: and a token with Latin letters (card notation R5, 10H; UTF-8; 2025-03-15T18:30).
 DIGITS_ALLOWED = re.compile(
-    rf"{PLACEHOLDER.pattern}|{TAG.pattern}|&#?\w+;|ISO 8601|[\w:+\-./]*[A-Za-z][\w:+\-./]*"
+    rf"{PLACEHOLDER.pattern}|{TAG.pattern}|&#?\w+;|ISO (?:8601|4217)|[\w:+\-./]*[A-Za-z][\w:+\-./]*"
 )
 
 

@@ -230,8 +230,8 @@ def test_the_table_page_in_bengali_shows_bengali_digits_but_cards_and_values_sta
 
     totals = [td.text() for td in doc.find("table", id="sheet").find("tfoot").find_all("td")]
     assert [t.split()[0] for t in totals] == ["-৯", "৬", "৩"]
-    # money under the totals: 0.25 a stake unit
-    assert totals[0].split()[1] == "-২.২৫"
+    # money under the totals: 0.25 USD a stake unit, in CLDR's Bengali currency format
+    assert totals[0].split()[1] == "-২.২৫US$"
     row = doc.find("tr", id="hand-1").text()
     assert "-৫" in row and "৪" in row
     # the card grid: the notation as printed, the data the script reads ASCII
@@ -253,7 +253,7 @@ def test_the_same_page_in_english_is_unchanged(client: Client) -> None:
     doc = parse(client.get(url("table", game), HTTP_ACCEPT_LANGUAGE="en"))
 
     totals = [td.text() for td in doc.find("table", id="sheet").find("tfoot").find_all("td")]
-    assert totals == ["-9 -2.25", "6 1.50", "3 0.75"]
+    assert totals == ["-9 -$2.25", "6 $1.50", "3 $0.75"]
 
 
 @pytest.mark.django_db

@@ -13,10 +13,10 @@ from django.db import IntegrityError, transaction
 
 from ops import idempotency
 from scoring.models import Game
+from scoring.money import stake_verify
 from tonkrules import RuleError, find_game
 from tonkrules.errors import PlayerError
 from tonkrules.names import clean_name, name_key
-from tonkrules.sheet import parse_currency, parse_stake
 from tournaments import languages, localtime, seating
 from tournaments.errors import TournamentError
 from tournaments.models import (
@@ -158,12 +158,10 @@ def tournament_create(
         if not engine.has_stakes:
             raise TournamentError("bad_stake", params={"title": engine.title}, field="stake")
         try:
-            if stake is not None:
-                parse_stake(stake)
-                stake_text = str(stake)
-            currency_text = parse_currency(currency) if currency is not None else ""
+            stake_text, currency_text = stake_verify(stake=stake, currency=currency)
         except RuleError as exc:
-            raise TournamentError.because("bad_stake", exc, field="stake") from exc
+            field = "currency" if exc.detail == "currency" else "stake"
+            raise TournamentError.because("bad_stake", exc, field=field) from exc
     default_sizes, default_prefer = engine.table_sizes.allowed, engine.table_sizes.preferred
     table_sizes = sorted(set(sizes)) if sizes is not None else list(default_sizes)
     if not table_sizes or any(
