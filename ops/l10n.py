@@ -189,9 +189,7 @@ def number(
     return _native(text, loc)
 
 
-def money(
-    value: int | Decimal | str, currency: str | None, *, language: str | None = None
-) -> str:
+def money(value: int | Decimal | str, currency: str | None, *, language: str | None = None) -> str:
     """A money amount in ``currency`` as the language writes it: CLDR's currency format of
     the locale (its symbol or code, where it stands, its spacing and minus), the currency's
     minor unit of decimals (ISO 4217: ``¥150``, ``US$1.50`` in Assamese' ``US$ 1.50``,

@@ -21,7 +21,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from ops import idempotency, l10n
+from ops import collation, idempotency, l10n
 from ops.l10n_fields import DigitsField
 from scoring import games
 from scoring.errors import IdempotencyKeyReused
@@ -297,20 +297,25 @@ class GameStartForm(idempotency.KeyedForm):
         cast(forms.ChoiceField, self.fields["kind"]).choices = game_choices(
             _("%(game)s, %(min)d–%(max)d players")
         )
-        clubs = user.clubs.order_by("name", "id")
+        clubs = user.clubs.all()
         club_field = cast("forms.ModelChoiceField[Model]", self.fields["club"])
         club_field.queryset = clubs
-        clubs_players = list(clubs.prefetch_related("players"))
+        # Clubs and their players by name in the page's language (``ops.collation``).
+        clubs_players = collation.sorted_by_name(
+            clubs.prefetch_related("players"), name=lambda c: c.name, then=lambda c: c.pk
+        )
         self.has_clubs = bool(clubs_players)
-        self.club_player_names: list[str] = sorted(
-            {player.name for club in clubs_players for player in club.players.all()},
-            key=name_key,
+        self.club_player_names: list[str] = collation.sorted_by_name(
+            {player.name for club in clubs_players for player in club.players.all()}
         )
         self.seat_specs: list[tuple[str, SeatSpec]] = []
         if self.has_clubs:
             # A member's game belongs to a club by default: choosing none is deliberate.
             club_field.required = True
             club_field.empty_label = None
+            club_field.choices = [  # the queryset still checks what is sent
+                (club.pk, club_field.label_from_instance(club)) for club in clubs_players
+            ]
             club_field.initial = clubs_players[0].pk
         else:
             del self.fields["club"]

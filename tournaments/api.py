@@ -25,6 +25,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from ops import collation
 from ops.guessing import TokenAuthentication
 from scoring.api import (
     IDEMPOTENCY_PARAMETER,
@@ -196,7 +197,12 @@ class RegistrationListApi(TournamentApiView):
     @extend_schema(responses={200: RegistrationOut(many=True), **errors(*READ_ERRORS)})
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=False)
-        registrations = tournament.registrations.select_related("player").order_by("id")
+        registrations = collation.sorted_by_name(
+            tournament.registrations.select_related("player"),
+            name=lambda r: r.player.name,
+            then=lambda r: r.pk,
+            language=collation.tournament_language(tournament),
+        )
         return Response(RegistrationOut(registrations, many=True).data)
 
     @extend_schema(

@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_htmx.http import HttpResponseClientRedirect
 
-from ops import idempotency, l10n
+from ops import collation, idempotency, l10n
 from ops.languages import hinted
 from scoring.entry import new_idempotency_key
 from scoring.errors import NotAllowed
@@ -287,12 +287,13 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
     context |= _seating_context(rnd, tournament, latest=bool(context["latest"]))
     context |= {
         "tables": _tables(rnd) if seated else [],
-        "sit_outs": [
-            s.registration.player.name
-            for s in rnd.sit_outs.select_related("registration__player").order_by(
-                "registration__player__name"
-            )
-        ]
+        "sit_outs": collation.sorted_by_name(
+            [
+                s.registration.player.name
+                for s in rnd.sit_outs.select_related("registration__player")
+            ],
+            language=collation.tournament_language(tournament),
+        )
         if seated
         else [],
         "clock": _clock(rnd, tournament),
@@ -378,8 +379,11 @@ def manage(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     wanted = request.GET.get("round", "")
     if wanted.isdigit():
         rnd = next((r for r in rounds if r.number == int(wanted)), rnd)
-    registrations = list(
-        tournament.registrations.select_related("player").order_by("player__name", "id")
+    registrations = collation.sorted_by_name(
+        tournament.registrations.select_related("player"),
+        name=lambda r: r.player.name,
+        then=lambda r: r.pk,
+        language=collation.tournament_language(tournament),
     )
     context = _round_context(tournament, rnd) | {
         "rounds": rounds,

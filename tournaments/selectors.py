@@ -38,6 +38,7 @@ from django.db.models import (
     When,
 )
 
+from ops import collation
 from ops.etags import Source
 from scoring import games
 from scoring import selectors as scoring_selectors
@@ -64,7 +65,7 @@ from tournaments.standings import (
 #: never read again and simply expire.
 STANDINGS_CACHE_SECONDS = 24 * 60 * 60
 #: Part of the cache key: bump it when the cached rows change shape (a deploy then misses).
-STANDINGS_CACHE_FORMAT = 3
+STANDINGS_CACHE_FORMAT = 4
 
 TiebreakColumn = games.TiebreakColumn
 """A tie-break column: its key (``TieBreak.key``), its title and a one-line explanation (both
@@ -150,9 +151,10 @@ def standings(tournament: Tournament) -> Standings:
     :func:`_registrations_key`); a cache hit makes no other query; a miss reads the
     registrations with where their tables stand and the tournament's materialised seat results
     (two queries) and caches the rows under :func:`standings_cache_key`. ``tournament`` is
-    used as given (its ``kind``, ``basis``, ``missed_round_score``, ``results_version``,
-    ``rounds_complete`` and ``created_at`` loaded): a caller holding an older copy gets the
-    standings of that copy's version, or newer ones. The rules: ``tournaments.standings``.
+    used as given (its ``kind``, ``basis``, ``missed_round_score``, ``language``,
+    ``results_version``, ``rounds_complete`` and ``created_at`` loaded): a caller holding an
+    older copy gets the standings of that copy's version, or newer ones. The rules:
+    ``tournaments.standings``.
 
     A cache that is down (Redis stopped) is a miss, and a write to it does nothing: the
     standings are computed from the database and the error logged (``django_redis`` with
@@ -187,6 +189,7 @@ def standings_recompute(tournament_id: int) -> Standings | None:
         "results_version",
         "rounds_complete",
         "created_at",
+        "language",
     )
     try:
         tournament = Tournament.objects.only(*fields).get(pk=tournament_id)
@@ -224,9 +227,11 @@ def standings_cache_key(tournament: Tournament, registrations: str) -> str:
     the row the rows depend on (rounds complete, basis, missed round score, game), its
     creation time, so that an id used again (SQLite reuses the ids of rolled-back rows:
     tests) never finds another tournament's standings, and ``registrations``, the digest of
-    its registrations as read now (:func:`_registrations_key`: the names included)."""
+    its registrations as read now (:func:`_registrations_key`: the names included), and the
+    language its names sort by (``ops.collation.tournament_language``)."""
     return (
         f"tournaments:standings:{STANDINGS_CACHE_FORMAT}:{tournament.pk}:"
+        f"{collation.tournament_language(tournament)}:"
         f"{tournament.results_version}:{tournament.rounds_complete}:"
         f"{tournament.basis}:{tournament.missed_round_score}:{tournament.kind}:"
         f"{tournament.created_at.timestamp() if tournament.created_at else ''}:{registrations}"
@@ -348,6 +353,7 @@ def _rows(tournament: Tournament, entries: list[Entry]) -> tuple[StandingRow, ..
             entries=entries,
             results=results,
             rounds_complete=tournament.rounds_complete,
+            name_order=collation.sort_key(collation.tournament_language(tournament)),
         )
     )
 

@@ -100,9 +100,9 @@ def test_tonk_caught_knock_entered_by_tapping_cards(
 
     expect(page.locator("[role=status]")).to_contain_text("Hand 1 recorded")
     assert totals(page) == {"Ana": "-5", "Ben": "4", "Cyd": "1"}
-    expect(page.locator("#sheet tfoot")).to_contain_text("-1.25")
-    expect(page.locator("#payments")).to_contain_text("Ana pays Ben 1.00 USD")
-    expect(page.locator("#payments")).to_contain_text("Ana pays Cyd 0.25 USD")
+    expect(page.locator("#sheet tfoot")).to_contain_text("-$1.25")
+    expect(page.locator("#payments")).to_contain_text("Ana pays Ben $1.00")
+    expect(page.locator("#payments")).to_contain_text("Ana pays Cyd $0.25")
     assert no_horizontal_scroll(page)
     screenshot(page, screenshot_dir / "tonk-table-360x740.png")
 
@@ -219,8 +219,8 @@ def test_settle_up_page(live_server: Any, page: Page) -> None:
     page.goto(f"{table_url(live_server, game)}settle-up/")
 
     expect(page.locator("#payments li")).to_have_count(2)
-    expect(page.locator("#payments")).to_contain_text("Ana pays Ben 1.00 EUR")
-    expect(page.locator("#payments")).to_contain_text("Cyd pays Ben 1.00 EUR")
+    expect(page.locator("#payments")).to_contain_text("Ana pays Ben €1.00")
+    expect(page.locator("#payments")).to_contain_text("Cyd pays Ben €1.00")
     expect(page.locator("#settle")).to_contain_text("2.00")
 
 

@@ -450,8 +450,8 @@ def test_caught_knock_entered_by_form_pays_as_the_rules_say(client: Client) -> N
     }
     doc = parse(client.get(url("table", game)))
     assert sheet_cells(doc) == [[(-5, -5), (4, 4), (1, 1)]]
-    # Totals with money at 0.25 USD a unit: −1.25, 1.00, 0.25.
-    assert sheet_totals(doc) == {"Ana": "-5 -1.25", "Ben": "4 1.00", "Cy": "1 0.25"}
+    # Totals with money at 0.25 USD a unit (CLDR's English currency format): −1.25, 1.00, 0.25.
+    assert sheet_totals(doc) == {"Ana": "-5 -$1.25", "Ben": "4 $1.00", "Cy": "1 $0.25"}
     assert doc.find("p", id="leader").text() == "Leading: Ben"
     assert "Knock (drop): Ana" in doc.find("tr", id=f"hand-{hand.number}").text()
 
@@ -599,17 +599,17 @@ def test_settle_up_shows_net_units_money_and_the_fewest_payments(client: Client)
 
     assert response.status_code == 200
     doc = parse(response)
-    assert "One stake unit is 0.25 USD." in doc.text()
+    assert "One stake unit is $0.25." in doc.text()
     rows = {
         tr.find("th").text(): [td.text() for td in tr.find_all("td")]
         for tr in doc.find("table", id="settle").find("tbody").find_all("tr")
     }
     # Ana −5 −2 −2, Ben +4 −2 +4, Cy +1 +4 −2.
-    assert rows == {"Ana": ["-9", "-2.25"], "Ben": ["6", "1.50"], "Cy": ["3", "0.75"]}
+    assert rows == {"Ana": ["-9", "-$2.25"], "Ben": ["6", "$1.50"], "Cy": ["3", "$0.75"]}
     payments = [li.text() for li in doc.find("ul", id="payments").find_all("li")]
     assert payments == [
-        "Ana pays Ben 1.50 USD (6 stake units)",
-        "Ana pays Cy 0.75 USD (3 stake units)",
+        "Ana pays Ben $1.50 (6 stake units)",
+        "Ana pays Cy $0.75 (3 stake units)",
     ]
 
 
@@ -634,8 +634,8 @@ def test_table_page_shows_the_settle_up_once_hands_are_in(client: Client) -> Non
     ]
     payments = [li.text() for li in doc.find("ul", id="payments").find_all("li")]
     assert payments == [
-        "Ana pays Ben 1.50 USD (6 stake units)",
-        "Ana pays Cy 0.75 USD (3 stake units)",
+        "Ana pays Ben $1.50 (6 stake units)",
+        "Ana pays Cy $0.75 (3 stake units)",
     ]
 
 
@@ -983,7 +983,7 @@ def test_correcting_an_earlier_tonk_hand_changes_later_totals_and_records_revisi
         [(-2, -7), (-2, -1), (4, 8)],
         [(-2, -9), (4, 3), (-2, 6)],
     ]
-    assert sheet_totals(doc) == {"Ana": "-9 -2.25", "Ben": "3 0.75", "Cy": "6 1.50"}
+    assert sheet_totals(doc) == {"Ana": "-9 -$2.25", "Ben": "3 $0.75", "Cy": "6 $1.50"}
     assert doc.find("tr", id="hand-1").find("span", title="corrected").text() == "✎2"
     revisions = Hand.objects.filter(game=game, number=1).order_by("revision")
     assert [(h.revision, h.state) for h in revisions] == [(1, "superseded"), (2, "current")]
@@ -1201,9 +1201,9 @@ def test_print_view_shows_the_sheet(client: Client) -> None:
     assert response.status_code == 200
     doc = parse(response)
     assert doc.find("h1").text() == "Tonk · Ana, Ben, Cy"
-    assert "stake 0.25 USD" in doc.text()
+    assert "stake $0.25" in doc.text()
     assert doc.find("h2", id="sheet-h").text() == "Score sheet (stake units)"
-    assert sheet_totals(doc) == {"Ana": "-9 -2.25", "Ben": "6 1.50", "Cy": "3 0.75"}
+    assert sheet_totals(doc) == {"Ana": "-9 -$2.25", "Ben": "6 $1.50", "Cy": "3 $0.75"}
     assert doc.find_all("form", id="entry") == []
 
 

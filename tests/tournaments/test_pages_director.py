@@ -875,7 +875,7 @@ def test_bluke_and_tonk_cards_say_which_hands_to_play(
     tonk_words = plain(web.get(url("cards", tonk.pk, 1)))
 
     assert bluke_words.count("hands 1–5; cards dealt: 13, 12, 11, 10, 9.") == 2
-    assert tonk_words.count("2 hands of Tonk; stake 0.25 EUR.") == 2
+    assert tonk_words.count("2 hands of Tonk; stake €0.25.") == 2
 
 
 def test_bluke_hands_continue_and_wrap_after_25() -> None:

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from ops import l10n
+from ops import collation, l10n
 from ops.l10n_fields import LocalNumbersForm
 from scoring.names import name_validation_error
 from tonkrules.errors import PlayerError
@@ -63,11 +63,19 @@ class RegisterForm(LocalNumbersForm, forms.Form):
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
-        cast("forms.ModelMultipleChoiceField[Player]", self.fields["players"]).queryset = (
-            Player.objects.filter(club_id=tournament.club_id)
-            .exclude(registrations__tournament=tournament)
-            .order_by("name", "id")
+        field = cast("forms.ModelMultipleChoiceField[Player]", self.fields["players"])
+        field.queryset = Player.objects.filter(club_id=tournament.club_id).exclude(
+            registrations__tournament=tournament
         )
+        field.choices = [  # the queryset still checks what is sent
+            (player.pk, field.label_from_instance(player))
+            for player in collation.sorted_by_name(
+                field.queryset,
+                name=lambda p: p.name,
+                then=lambda p: p.pk,
+                language=collation.tournament_language(tournament),
+            )
+        ]
 
     def clean_names(self) -> list[str]:
         """The typed names, one a line, each cleaned by the name rule

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ops import l10n
+from ops import collation, l10n
 from ops.l10n_fields import LocalNumbersForm
 from scoring.names import NameFormField
 from tournaments.models import (
@@ -37,10 +37,13 @@ class SubstituteForm(LocalNumbersForm, forms.Form):
     def __init__(self, *args: Any, round: Round, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.round = round
-        seats = (
-            TableSeat.objects.filter(round=round)
-            .select_related("registration__player", "table")
-            .order_by("registration__player__name", "id")
+        seats = collation.sorted_by_name(
+            TableSeat.objects.filter(round=round).select_related(
+                "registration__player", "table", "round__tournament"
+            ),
+            name=lambda seat: seat.registration.player.name,
+            then=lambda seat: seat.pk,
+            language=collation.tournament_language(round.tournament),
         )
         self.seats = {seat.registration_id: seat for seat in seats}
         cast(forms.ChoiceField, self.fields["registration"]).choices = [

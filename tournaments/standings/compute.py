@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from itertools import repeat
 from typing import Any, NamedTuple, cast
@@ -167,6 +167,7 @@ def compute_standings(
     entries: Sequence[Entry],
     results: Iterable[SeatRecord] | SeatColumns,
     rounds_complete: int,
+    name_order: Callable[[str], Any] = name_key,
 ) -> list[StandingRow]:
     """The standings of a tournament: one row per registered player, best first.
 
@@ -178,7 +179,10 @@ def compute_standings(
     seat) with current hands, for every game of the tournament, substitutes' and guests' seats
     included (they take places at their tables); in any order; or the same results as
     :class:`SeatColumns` (only the columns of :func:`fields_read` are read). ``rounds_complete``:
-    rounds 1 to this one are complete and give missed rounds.
+    rounds 1 to this one are complete and give missed rounds. ``name_order``: the sort key of
+    names, which orders players tied on the total and every tie-break (the callers pass the
+    collation of the tournament's language, ``ops.collation.sort_key``; by default
+    ``name_key``).
 
     A player with results at more than one table in a round (not possible with valid seating)
     scores their sum. Raises ``ValueError`` for an unknown kind, basis or missed round score,
@@ -268,6 +272,7 @@ def compute_standings(
         games,
         lower_wins=lower_wins,
         higher_better=tuple(t.higher_is_better for t in rules.tiebreaks),
+        name_order=name_order,
     )
 
 
@@ -357,11 +362,12 @@ def _ranked(
     *,
     lower_wins: bool,
     higher_better: tuple[bool, ...],
+    name_order: Callable[[str], Any] = name_key,
 ) -> list[StandingRow]:
     """The rows, ranked: by total (``lower_wins``: lowest first), then each tie-break in turn
     (``higher_better[i]``: the direction of tie-break ``i``; ``None`` last); players equal on
     the total and every tie-break share a place and are listed by name
-    (``tonkrules.names.name_key``, then registration id).
+    (``name_order``, then registration id).
     Players with no score yet (no round and no result) are not ranked: listed last, by name,
     with no place (issue 12: never "2=" on 0 above players who have scored).
 
@@ -385,7 +391,7 @@ def _ranked(
             not rounds[j] and not games[j],
             sign * total_key,
             *breaks(values),
-            name_key(entry.name),
+            name_order(entry.name),
             entry.registration_id,
             j,
         )
