@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
+from ops import collation
 from ops.etags import conditional_response, render_memoised
 from ops.languages import hinted
 from scoring.games import adapter_for
@@ -150,7 +151,12 @@ def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
                 "hands": table.game.current_hands,
             }
         )
-    sit_outs = [s.registration for s in rnd.sit_outs.select_related("registration__player")]
+    sit_outs = collation.sorted_by_name(
+        [s.registration for s in rnd.sit_outs.select_related("registration__player")],
+        name=lambda r: r.player.name,
+        then=lambda r: r.pk,
+        language=collation.tournament_language(tournament),
+    )
     context = {
         "tournament": tournament,
         "title": adapter_for(tournament.kind).label,

@@ -11,7 +11,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from ops import languages
+from ops import collation, languages
 from scoring.messages import error_message
 from scoring.models import Game, HandEvent
 from scoring.serializers import BlankAsNullCharField, GameNameField, JsonObjectField
@@ -219,7 +219,13 @@ class RoundOut(serializers.Serializer[Any]):
     def get_sit_outs(self, rnd: Round) -> Any:
         if rnd.state in UNSEATED:
             return []
-        return SitOutOut(rnd.sit_outs.select_related("registration__player"), many=True).data
+        sit_outs = collation.sorted_by_name(
+            rnd.sit_outs.select_related("registration__player"),
+            name=lambda s: s.registration.player.name,
+            then=lambda s: s.registration_id,
+            language=collation.tournament_language(rnd.tournament),
+        )
+        return SitOutOut(sit_outs, many=True).data
 
 
 class TiebreakColumnOut(serializers.Serializer[Any]):
