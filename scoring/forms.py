@@ -23,11 +23,10 @@ from django.utils.translation import gettext_lazy as _
 
 from ops import collation, idempotency, l10n
 from ops.l10n_fields import DigitsField
-from scoring import games
+from scoring import games, money
 from scoring.errors import IdempotencyKeyReused
 from scoring.games import adapter_for
 from scoring.messages import error_message
-from scoring.money import MONEY_MESSAGES
 from scoring.names import MAX_NAME_LENGTH, NameFormField
 from scoring.services import MAX_STAKE_LENGTH, SeatSpec
 from tonkrules import RuleError, find_game
@@ -297,12 +296,10 @@ class GameStartForm(idempotency.KeyedForm):
         cast(forms.ChoiceField, self.fields["kind"]).choices = game_choices(
             _("%(game)s, %(min)d–%(max)d players")
         )
-        clubs = user.clubs.all()
         club_field = cast("forms.ModelChoiceField[Model]", self.fields["club"])
-        club_field.queryset = clubs
-        # Clubs and their players by name in the page's language (``ops.collation``).
+        club_field.queryset = clubs = user.clubs.all()  # listed by name in the page's language:
         clubs_players = collation.sorted_by_name(
-            clubs.prefetch_related("players"), name=lambda c: c.name, then=lambda c: c.pk
+            clubs.prefetch_related("players"), then=lambda c: c.pk
         )
         self.has_clubs = bool(clubs_players)
         self.club_player_names: list[str] = collation.sorted_by_name(
@@ -313,9 +310,7 @@ class GameStartForm(idempotency.KeyedForm):
             # A member's game belongs to a club by default: choosing none is deliberate.
             club_field.required = True
             club_field.empty_label = None
-            club_field.choices = [  # the queryset still checks what is sent
-                (club.pk, club_field.label_from_instance(club)) for club in clubs_players
-            ]
+            club_field.choices = [(club.pk, str(club)) for club in clubs_players]
             club_field.initial = clubs_players[0].pk
         else:
             del self.fields["club"]
@@ -490,7 +485,7 @@ def start_error_text(error: RuleError, kind: str) -> str:
         "currency": _("Type a three-letter currency code such as USD."),
         "key_not_allowed": _("Only a game played for stakes takes a stake and a currency."),
     }
-    if error.key in MONEY_MESSAGES:  # the money rule's own sentence names the currency
+    if error.key in money.MONEY_MESSAGES:  # the money rule's own sentence names the currency
         return error_message(error)
     if detail == "option_value":
         minimum = error.params.get("minimum")
