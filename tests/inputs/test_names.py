@@ -306,6 +306,40 @@ def test_a_hand_naming_a_seat_with_a_decomposed_accent_names_that_seat(
     assert totals == {JOSE: 1, "Ben": -1}, error
 
 
+EMOJI = {kind: name for kind, name in VALID.items() if kind.startswith("emoji-")}
+
+
+@pytest.mark.parametrize("name", EMOJI.values(), ids=ids(EMOJI))
+@pytest.mark.parametrize("entry", ["api-hands", "api-scoresheet-import", "cli-scoresheet"])
+def test_a_hand_names_an_emoji_seat_as_typed(entry: str, name: str, api: APIClient) -> None:
+    """A seat named with an emoji sequence (selectors, joiners) is named by a hand exactly
+    so, through every entry point that reads a hand."""
+    hand = {"dealer": "Ben", "end": "knock", "by": name, "held": {name: "AS 2D", "Ben": "KH QH"}}
+    if entry == "api-hands":
+        game_id = api.post(
+            "/api/v1/games/",
+            {"game": "tonk", "players": [{"name": name}, {"name": "Ben"}]},
+            format="json",
+        ).json()["id"]
+        response = api.post(
+            f"/api/v1/games/{game_id}/hands/",
+            hand,
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex,
+        )
+        assert response.status_code == 201, response.content
+        assert Game.objects.get(pk=game_id).totals == {name: 1, "Ben": -1}
+        return
+    sheet = {**_sheet([name, "Ben"]), "hands": [hand]}
+    if entry == "api-scoresheet-import":
+        response = api.post("/api/v1/scoresheets/", sheet, format="json")
+        assert response.status_code == 201, response.content
+        assert Game.objects.latest("id").totals == {name: 1, "Ben": -1}
+        return
+    status, out = answer("score", json.dumps(sheet).encode())
+    assert (status, out["totals"]) == (0, {name: 1, "Ben": -1}), out
+
+
 @pytest.mark.parametrize("entry", HAND_ENTRIES.values(), ids=ids(HAND_ENTRIES))
 def test_a_hand_naming_one_seat_twice_is_refused_naming_both(
     entry: Any, api: APIClient, unchanged_rows: Any
@@ -539,6 +573,15 @@ def test_a_tournament_name_with_an_invisible_character_is_refused(
         stored, text = _tournament(how, web, api, club, f"Spring {name}")
     assert stored is None
     assert code in text
+
+
+@pytest.mark.parametrize("name", EMOJI.values(), ids=ids(EMOJI))
+@pytest.mark.parametrize("how", TOURNAMENT_ENTRIES.values(), ids=ids(TOURNAMENT_ENTRIES))
+def test_a_tournament_name_may_hold_emoji_as_typed(
+    how: str, name: str, web: Client, api: APIClient, club: Any
+) -> None:
+    stored, text = _tournament(how, web, api, club, f"Spring {name}")
+    assert stored == f"Spring {name}", text
 
 
 @pytest.mark.parametrize("how", TOURNAMENT_ENTRIES.values(), ids=ids(TOURNAMENT_ENTRIES))
