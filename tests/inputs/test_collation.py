@@ -12,7 +12,9 @@ sort is done in Python, never by the database's collation.
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -233,3 +235,44 @@ def test_standings_tied_on_every_score_list_names_by_the_tournaments_language() 
             name_order=collation.sort_key(language),
         )
         assert [row.name for row in rows] == expected, language
+
+
+# --- every list of names is found -----------------------------------------------------------------
+
+#: Where a list is still ordered by the database on a name column, and why.
+DATABASE_ORDER_KEPT = {
+    "tournaments/models.py": "Meta.ordering of Club and Player: the admin's changelists, paged "
+    "by the database (no page lists them unpaged)",
+}
+
+
+def _orders_by_a_name(node: ast.AST) -> bool:
+    """``.order_by(...)`` or ``ordering = (...)`` naming a name column (``name``,
+    ``player__name``, ``registration__player__name``...)."""
+    values: list[ast.expr] = []
+    if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "order_by":
+        values = list(node.args)
+    elif isinstance(node, ast.Assign) and any(
+        getattr(t, "id", "") == "ordering" for t in node.targets
+    ):
+        values = list(getattr(node.value, "elts", []))
+    return any(
+        isinstance(v, ast.Constant)
+        and isinstance(v.value, str)
+        and v.value.lstrip("-").split("__")[-1] in ("name", "substitute")
+        for v in values
+    )
+
+
+def test_no_list_of_names_is_ordered_by_the_database() -> None:
+    """Names are ordered in Python by ``ops.collation`` (the databases' collations differ and
+    know no language): no ``order_by`` on a name column in the apps, but where stated."""
+    root = Path(__file__).resolve().parents[2]
+    found = {
+        str(path.relative_to(root))
+        for package in ("scoring", "tournaments", "ops")
+        for path in (root / package).rglob("*.py")
+        if "migrations" not in path.parts
+        and any(_orders_by_a_name(n) for n in ast.walk(ast.parse(path.read_text("utf-8"))))
+    }
+    assert found == set(DATABASE_ORDER_KEPT)
