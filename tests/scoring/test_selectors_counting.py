@@ -101,9 +101,7 @@ def _cells(html: str, element_id: str) -> str:
     return found.group(1)
 
 
-def test_the_table_page_shows_every_hand_marked_and_totals_leader_and_settle_up_of_those_that_count() -> (
-    None
-):
+def test_the_table_page_marks_hands_that_do_not_count_and_totals_only_those_that_do() -> None:
     t = three_hands(Game.Confirmation.ONE_OTHER)
 
     html = Client().get(f"/t/{t.game.table_key}/").content.decode()
