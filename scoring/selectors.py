@@ -78,7 +78,7 @@ def games_keyed_for(user: AbstractBaseUser | AnonymousUser, games: Iterable[Game
 # --- what counts (issue 24: one rule for every page, total, export and standings read) -------
 
 
-def confirmed_only(game: Game) -> bool:
+def requires_confirmation(game: Game) -> bool:
     """Whether only confirmed hands count at ``game``: it requires confirmation
     (``Game.confirmation`` is not ``none``). A tournament's table is started with its
     tournament's ``confirmation`` (``tournaments.services.seatings``), which never changes
@@ -86,30 +86,31 @@ def confirmed_only(game: Game) -> bool:
     return game.confirmation != Game.Confirmation.NONE
 
 
-def counting_filter(prefix: str = "", *, game: Game | None = None) -> Q:
+def counting_filter(prefix: str = "", *, confirmed: bool | None = None) -> Q:
     """The rule of which hands count, as a filter: a current revision (never a superseded or
     voided one), confirmed where its game requires confirmation (a provisional or disputed
     hand counts for nobody until it is confirmed or resolved), every current revision where
     it does not (a hand counts once entered).
 
     ``prefix`` names the hand from the model filtered: ``""`` for ``Hand``, ``"hand__"`` for
-    ``ScoreLine``, ``"game__hands__"`` for a tournament's table. With ``game`` (the hands of
-    that one game) its confirmation is read from the object, no join. Every read of what
-    counts goes through here: :func:`counting_hands`, :func:`counted_totals`, the results,
-    exports and settle-up, the tournaments' seat results, standings, table states and pages.
+    ``ScoreLine``. ``confirmed``: for the hands of one game, its
+    :func:`requires_confirmation`, when the caller holds the game (no join); None reads each
+    hand's game. Every read of what counts goes through here: :func:`counting_hands`,
+    :func:`counted_totals`, the results, exports and settle-up, and the tournaments' seat
+    results, standings marks and table states.
     """
     current = Q(**{f"{prefix}state": Hand.State.CURRENT})
-    confirmed = Q(**{f"{prefix}status": Hand.Status.CONFIRMED})
-    if game is not None:
-        return current & confirmed if confirmed_only(game) else current
-    return current & (Q(**{f"{prefix}game__confirmation": Game.Confirmation.NONE}) | confirmed)
+    is_confirmed = Q(**{f"{prefix}status": Hand.Status.CONFIRMED})
+    if confirmed is not None:
+        return current & is_confirmed if confirmed else current
+    return current & (Q(**{f"{prefix}game__confirmation": Game.Confirmation.NONE}) | is_confirmed)
 
 
 def counting_hands(game: Game) -> list[Hand]:
     """Which hands count for this table now (:func:`counting_filter`), in order, each with
     its score lines (and their seats): what its totals, "Leading", settle-up, results,
     exports and its tournament's standings count. Two queries."""
-    return _with_lines(game.hands.filter(counting_filter(game=game)))
+    return _with_lines(game.hands.filter(counting_filter(confirmed=requires_confirmation(game))))
 
 
 def hand_counts(game: Game, hand: Hand) -> bool:
@@ -117,7 +118,7 @@ def hand_counts(game: Game, hand: Hand) -> bool:
     :func:`counting_filter`, read from the objects (no query)."""
     if hand.state != Hand.State.CURRENT:
         return False
-    return not confirmed_only(game) or hand.status == Hand.Status.CONFIRMED
+    return not requires_confirmation(game) or hand.status == Hand.Status.CONFIRMED
 
 
 def counted_totals(game: Game) -> dict[str, int]:
@@ -126,7 +127,7 @@ def counted_totals(game: Game) -> dict[str, int]:
     yet" apart). Two queries."""
     totals = dict.fromkeys(_names(game), 0)
     for name, points in ScoreLine.objects.filter(
-        counting_filter("hand__", game=game), game=game
+        counting_filter("hand__", confirmed=requires_confirmation(game)), game=game
     ).values_list("seat__name", "points"):
         totals[name] += points
     return totals
@@ -255,7 +256,7 @@ def scoresheet_export(game: Game) -> dict[str, object]:
         sheet["currency"] = game.currency
     sheet["hands"] = [
         json.loads(text)
-        for text in game.hands.filter(counting_filter(game=game))
+        for text in game.hands.filter(counting_filter(confirmed=requires_confirmation(game)))
         .order_by("number")
         .values_list("record_text", flat=True)
     ]
