@@ -104,7 +104,7 @@ class Evening:
     round: Round
     disputed: Table  # hand 1 confirmed, hand 2 disputed, hand 3 provisional
     confirmed: Table  # hand 1 confirmed, nothing else yet
-    empty: Table  # nothing entered
+    unconfirmed: Table  # one provisional hand: no result yet
 
 
 def evening(
@@ -126,6 +126,7 @@ def evening(
     )
     enter_as(first, 1, rng, 2)  # provisional
     confirm_as(second, 1, enter_as(second, 0, rng, 0))
+    enter_as(third, 0, rng, 0)
     return Evening(tournament, rnd, first, second, third)
 
 
@@ -148,7 +149,7 @@ def test_every_page_and_the_standings_api_count_the_same_hands(
 ) -> None:
     night = evening(club, director, make_players, kind)
     tournament = Tournament.objects.get(pk=night.tournament.pk)
-    first, second, third = night.disputed, night.confirmed, night.empty
+    first, second, third = night.disputed, night.confirmed, night.unconfirmed
     statuses = list(
         first.game.hands.filter(state="current").order_by("number").values_list("status", flat=True)
     )
@@ -175,8 +176,20 @@ def test_every_page_and_the_standings_api_count_the_same_hands(
             assert settle_up(html) == counted(table)
     totals, leading, html = table_page(public, first)
     assert html.count("not counted yet") == 2
-    empty_totals, empty_leading, empty_html = table_page(public, third)
-    assert (empty_totals, empty_leading) == ({}, []) and "No hands yet." in empty_html
+    none_yet, leading, html = table_page(public, third)
+    assert set(none_yet.values()) == {None} and len(none_yet) == len(counted(first))
+    assert leading == [] and html.count("not counted yet") == 1
+
+    # The game's results in the API and its JSON and CSV score sheets: the same hands.
+    for table in (first, second, third):
+        game = api.get(f"/api/v1/games/{table.game_id}/").json()
+        assert game["results"]["totals"] == (
+            counted(table) or dict.fromkeys(none_yet, 0)  # nothing counts yet
+        )
+        sheet = api.get(f"/api/v1/games/{table.game_id}/scoresheet/").json()
+        assert len(sheet["hands"]) == (1 if table != third else 0)
+        lines = api.get(f"/api/v1/games/{table.game_id}/scoresheet.csv").content.decode()
+        assert len(lines.strip().splitlines()) == 1 + len(counted(table))
 
     # The round page, the standings page, the big screen, each player's page, the API.
     assert round_page(public, tournament, 1) == expected
@@ -201,7 +214,10 @@ def test_every_page_and_the_standings_api_count_the_same_hands(
     section = round_html[round_html.index('id="table-1"') : round_html.index('id="table-2"')]
     assert "Disputed" in section and "1 hand waits for confirmation" in section
     assert "not counted yet" in section
-    assert "not counted yet" not in round_html[round_html.index('id="table-2"') :]
+    confirmed_only = round_html[round_html.index('id="table-2"') : round_html.index('id="table-3"')]
+    assert "not counted yet" not in confirmed_only
+    waiting = round_html[round_html.index('id="table-3"') :]
+    assert "1 hand waits for confirmation" in waiting and "Disputed" not in waiting
     marks = {row["name"]: row["in_play"] for row in body["rows"]}
     first_names = set(counted(first))
     assert {marks[n] for n in first_names} == {"provisional"}
