@@ -13,7 +13,7 @@ and the sheet, never the form): its ETag is the digest of the rows the region is
 and of the viewer (:mod:`scoring.live`: everything it shows, to this viewer, in this language),
 a 304 while none of them changed, answered without building the region.
 
-It stays one module (about 570 lines): every view serves the one audience of a table link and
+It stays one module (about 620 lines): every view serves the one audience of a table link and
 shares its lookup and page context (``_game``, ``_context``, ``_render_main``).
 """
 
