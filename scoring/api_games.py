@@ -153,7 +153,10 @@ class GameListApi(GameApiView):
             request,
             view=self,
         )
-        return paginator.get_paginated_response(GameSummaryOut(page or [], many=True).data)
+        totals = selectors.counted_totals_by_game(page or [])
+        return paginator.get_paginated_response(
+            GameSummaryOut(page or [], many=True, context={"totals": totals}).data
+        )
 
     @extend_schema(
         request=InputSerializer,

@@ -13,7 +13,7 @@ and the sheet, never the form): its ETag is the digest of the rows the region is
 and of the viewer (:mod:`scoring.live`: everything it shows, to this viewer, in this language),
 a 304 while none of them changed, answered without building the region.
 
-It stays one module (about 570 lines): every view serves the one audience of a table link and
+It stays one module (about 620 lines): every view serves the one audience of a table link and
 shares its lookup and page context (``_game``, ``_context``, ``_render_main``).
 """
 
@@ -122,13 +122,19 @@ def _new_form(
 
 
 def _sheet(game: Game, hands: list[Hand], names: list[str]) -> dict[str, Any]:
-    """The score sheet hand by hand: each hand's scores with running totals, the totals and
-    the leaders."""
+    """The score sheet hand by hand: every current hand (``hands``) with its scores and its
+    status; the running totals, the totals and the leaders over the hands that count
+    (``selectors.hand_counts``: where confirmation is required, a provisional or disputed
+    hand is shown, marked "not counted yet", and counts for nobody). ``counted``: whether any
+    hand counts (none yet: the totals are "—", never 0)."""
+    counted = [hand for hand in hands if selectors.hand_counts(game, hand)]
     # The result object of the score-sheet format (``selectors.game_results`` documents its keys).
-    results = selectors.game_results(game, hands)
-    hand_results = cast(list[dict[str, Any]], results["hands"])
+    results = selectors.game_results(game, counted)
+    by_number = {r["number"]: r for r in cast(list[dict[str, Any]], results["hands"])}
     rows: list[dict[str, Any]] = []
-    for hand, result in zip(hands, hand_results, strict=True):
+    for hand in hands:
+        result = by_number.get(hand.number)
+        scores = result["scores"] if result else selectors.hand_scores(hand)
         entry = hand.entry if isinstance(hand.entry, dict) else {}
         rows.append(
             {
@@ -138,17 +144,19 @@ def _sheet(game: Game, hands: list[Hand], names: list[str]) -> dict[str, Any]:
                 "revision": hand.revision,
                 "dealer": entry.get("dealer", ""),
                 "summary": hand_summary(game.kind, entry),
-                "cells": [(result["scores"][n], result["running"][n]) for n in names],
+                "cells": [(scores[n], result["running"][n] if result else None) for n in names],
+                "counts": result is not None,
                 "warnings": [{**w, "message": warning_message(w)} for w in hand.warnings],
                 "hand": hand,
             }
         )
     totals = cast(dict[str, int], results["totals"])
     ranking = cast(list[list[str]], results["ranking"])
-    leaders = ranking[0] if rows and len(ranking) > 1 else []
-    money = cast(dict[str, str], results.get("money", {}))
+    leaders = ranking[0] if counted and len(ranking) > 1 else []
+    money = cast(dict[str, str], results.get("money", {}) if counted else {})
     return {
         "rows": rows,
+        "counted": bool(counted),
         "totals": [(n, totals[n], money.get(n), n in leaders) for n in names],
         "leaders": leaders,
         "currency": game.currency,
@@ -179,6 +187,7 @@ def _context(
             number=nxt["number"], dealer=nxt["dealer"], names=names, options=options
         )
     grid = CardGrid(game.kind, players=len(names), options=options)
+    sheet = _sheet(game, hands, names)
     link = request.build_absolute_uri(reverse("scoring:table", kwargs={"key": game.table_key}))
     return {
         "game": game,
@@ -187,7 +196,7 @@ def _context(
         "unit": adapter.unit_label,
         "lower_wins": engine.lower_wins,
         "names": names,
-        "sheet": _sheet(game, hands, names),
+        "sheet": sheet,
         "next": next_info,
         "form": form,
         "grid": grid,
@@ -198,7 +207,7 @@ def _context(
         "qr": ""
         if live
         else segno.make(link, error="m").svg_inline(scale=4, omitsize=True, title=_("Table link")),
-        "settle": selectors.settle_up(game) if adapter.has_stakes and hands else None,
+        "settle": selectors.settle_up(game) if adapter.has_stakes and sheet["counted"] else None,
         # The live region shows nothing of the tournament (its version does not read it).
         "tournament": None if live else selectors.tournament_table_facts(game),
         "poll": POLL_SECONDS,

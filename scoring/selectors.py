@@ -1,5 +1,6 @@
-"""Reads of the scoring app: which games a caller may see, a game's results, its hands, its
-score sheet (JSON and CSV) and the Tonk settle-up. Every figure comes from the score lines."""
+"""Reads of the scoring app: which games a caller may see, which hands count, a game's
+results, its hands, its score sheet (JSON and CSV) and the Tonk settle-up. Every figure comes
+from the score lines of the hands that count (:func:`counting_hands`, the one rule: issue 24)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Prefetch, Q, QuerySet
 
 from scoring.models import Game, Hand, HandEvent, ScoreLine, Seat
 from scoring.permissions import Actor, may_see_keys
@@ -74,14 +75,121 @@ def games_keyed_for(user: AbstractBaseUser | AnonymousUser, games: Iterable[Game
     return keyed
 
 
-def current_hands(game: Game) -> list[Hand]:
-    """The game's current hands in order, each with its score lines (and their seats)."""
-    lines = ScoreLine.objects.select_related("seat").order_by("seat__position")
-    return list(
-        game.hands.filter(state=Hand.State.CURRENT)
-        .order_by("number")
-        .prefetch_related(Prefetch("lines", queryset=lines))
+# --- what counts (issue 24: one rule for every page, total, export and standings read) -------
+
+
+def requires_confirmation(game: Game) -> bool:
+    """Whether only confirmed hands count at ``game``: it requires confirmation
+    (``Game.confirmation`` is not ``none``). A tournament's table is started with its
+    tournament's ``confirmation`` (``tournaments.services.seatings``), which never changes
+    after, so this is the tournament's rule too."""
+    return game.confirmation != Game.Confirmation.NONE
+
+
+def counting_filter(prefix: str = "", *, confirmed: bool | None = None) -> Q:
+    """The rule of which hands count, as a filter: a current revision (never a superseded or
+    voided one), confirmed where its game requires confirmation (a provisional or disputed
+    hand counts for nobody until it is confirmed or resolved), every current revision where
+    it does not (a hand counts once entered).
+
+    ``prefix`` names the hand from the model filtered: ``""`` for ``Hand``, ``"hand__"`` for
+    ``ScoreLine``. ``confirmed``: for the hands of one game, its
+    :func:`requires_confirmation`, when the caller holds the game (no join); None reads each
+    hand's game. Every read of what counts goes through here: :func:`counting_hands`,
+    :func:`counted_totals`, the results, exports and settle-up, and the tournaments' seat
+    results, standings marks and table states.
+    """
+    current = Q(**{f"{prefix}state": Hand.State.CURRENT})
+    is_confirmed = Q(**{f"{prefix}status": Hand.Status.CONFIRMED})
+    if confirmed is not None:
+        return current & is_confirmed if confirmed else current
+    return current & (Q(**{f"{prefix}game__confirmation": Game.Confirmation.NONE}) | is_confirmed)
+
+
+def counting_hands(game: Game) -> list[Hand]:
+    """Which hands count for this table now (:func:`counting_filter`), in order, each with
+    its score lines (and their seats): what its totals, "Leading", settle-up, results,
+    exports and its tournament's standings count. Two queries."""
+    return _with_lines(game.hands.filter(counting_filter(confirmed=requires_confirmation(game))))
+
+
+def hand_counts(game: Game, hand: Hand) -> bool:
+    """Whether ``hand`` (a revision of ``game``'s) counts now: the rule of
+    :func:`counting_filter`, read from the objects (no query)."""
+    if hand.state != Hand.State.CURRENT:
+        return False
+    return not requires_confirmation(game) or hand.status == Hand.Status.CONFIRMED
+
+
+def counted_totals(game: Game) -> dict[str, int]:
+    """Every seat's total over the hands that count (:func:`counting_hands`), in seat order;
+    0 for a seat with no hand that counts (:func:`counted_totals_by_game` tells "no result
+    yet" apart). Two queries."""
+    totals = dict.fromkeys(_names(game), 0)
+    for name, points in ScoreLine.objects.filter(
+        counting_filter("hand__", confirmed=requires_confirmation(game)), game=game
+    ).values_list("seat__name", "points"):
+        totals[name] += points
+    return totals
+
+
+def counted_totals_by_game(games: Iterable[Game]) -> dict[int, dict[str, int]]:
+    """Per game id, every seat's total over the hands that count, in seat order (0 for a seat
+    with none: :func:`hand_tally_by_game` tells "no result yet" apart). Two queries whatever
+    the number of games (a round's tables, a page of games)."""
+    ids = [g.pk for g in games]
+    out: dict[int, dict[str, int]] = {pk: {} for pk in ids}
+    for game_id, name in (
+        Seat.objects.filter(game_id__in=ids)
+        .order_by("game_id", "position")
+        .values_list("game_id", "name")
+    ):
+        out[game_id][name] = 0
+    for game_id, name, points in ScoreLine.objects.filter(
+        counting_filter("hand__"), game_id__in=ids
+    ).values_list("game_id", "seat__name", "points"):
+        out[game_id][name] += points
+    return out
+
+
+@dataclass(frozen=True)
+class HandTally:
+    """How a game's current hands stand: how many count (:func:`counting_filter`), and of
+    those that do not count yet, how many are provisional and how many disputed."""
+
+    counted: int = 0
+    provisional: int = 0
+    disputed: int = 0
+
+
+def hand_tally_by_game(game_ids: Iterable[int]) -> dict[int, HandTally]:
+    """Per game id, its :class:`HandTally` (one query whatever the number of games)."""
+    ids = list(game_ids)
+    counts: dict[int, dict[str, int]] = {pk: defaultdict(int) for pk in ids}
+    rows = (
+        Hand.objects.filter(game_id__in=ids, state=Hand.State.CURRENT)
+        .annotate(counts=ExpressionWrapper(counting_filter(), output_field=BooleanField()))
+        .order_by()
+        .values_list("game_id", "counts", "status")
     )
+    for game_id, counted, status in rows:
+        counts[game_id]["counted" if counted else str(status)] += 1
+    return {
+        pk: HandTally(c["counted"], c[Hand.Status.PROVISIONAL], c[Hand.Status.DISPUTED])
+        for pk, c in counts.items()
+    }
+
+
+def _with_lines(hands: QuerySet[Hand]) -> list[Hand]:
+    lines = ScoreLine.objects.select_related("seat").order_by("seat__position")
+    return list(hands.order_by("number").prefetch_related(Prefetch("lines", queryset=lines)))
+
+
+def current_hands(game: Game) -> list[Hand]:
+    """The game's current hands in order, each with its score lines (and their seats): what
+    its sheet shows, each marked provisional, confirmed or disputed. Those that count are
+    :func:`counting_hands`."""
+    return _with_lines(game.hands.filter(state=Hand.State.CURRENT))
 
 
 def hand_scores(hand: Hand) -> dict[str, int]:
@@ -100,11 +208,12 @@ def _names(game: Game) -> list[str]:
 
 
 def game_results(game: Game, hands: list[Hand] | None = None) -> dict[str, object]:
-    """The result object of the score-sheet format, from the score lines: per-hand scores
-    (with number, revision and running totals), totals, ranking and, for Tonk with a stake,
-    money."""
+    """The result object of the score-sheet format, from the score lines of the hands that
+    count (:func:`counting_hands`; ``hands``: those, already read): per-hand scores (with
+    number, revision and running totals), totals, ranking and, for Tonk with a stake, money.
+    A provisional or disputed hand where confirmation is required is not in it."""
     names = _names(game)
-    hands = current_hands(game) if hands is None else hands
+    hands = counting_hands(game) if hands is None else hands
     running = dict.fromkeys(names, 0)
     out_hands = []
     for hand in hands:
@@ -135,8 +244,9 @@ def game_results(game: Game, hands: list[Hand] | None = None) -> dict[str, objec
 
 
 def scoresheet_export(game: Game) -> dict[str, object]:
-    """The game's canonical score sheet: canonical card notation and the format's keys only.
-    Scoring it gives the game's results; exporting an imported export gives the same text."""
+    """The game's canonical score sheet: canonical card notation and the format's keys only,
+    the hands that count (:func:`counting_filter`). Scoring it gives the game's results;
+    exporting an imported export gives the same text."""
     sheet: dict[str, object] = {"format": FORMAT, "game": game.kind, "players": _names(game)}
     if game.options:
         sheet["options"] = game.options
@@ -146,7 +256,7 @@ def scoresheet_export(game: Game) -> dict[str, object]:
         sheet["currency"] = game.currency
     sheet["hands"] = [
         json.loads(text)
-        for text in game.hands.filter(state=Hand.State.CURRENT)
+        for text in game.hands.filter(counting_filter(confirmed=requires_confirmation(game)))
         .order_by("number")
         .values_list("record_text", flat=True)
     ]
@@ -169,13 +279,13 @@ CSV_COLUMNS = (
 
 
 def scoresheet_csv(game: Game) -> str:
-    """The score sheet as CSV: one row per hand and player (points or stake units, the running
-    total and the facts), hands in order."""
+    """The score sheet as CSV: one row per hand that counts (:func:`counting_hands`) and
+    player (points or stake units, the running total and the facts), hands in order."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
     running: dict[str, int] = defaultdict(int)
-    for position, hand in enumerate(current_hands(game), 1):
+    for position, hand in enumerate(counting_hands(game), 1):
         for line in hand.lines.all():
             running[line.seat.name] += line.points
             writer.writerow(
@@ -197,8 +307,9 @@ def scoresheet_csv(game: Game) -> str:
 
 
 def game_totals(game: Game) -> dict[str, int]:
-    """Every seat's total, summed from the current score lines (the source of truth), in seat
-    order. ``Game.totals`` caches the same values."""
+    """Every seat's sum over every current hand, counted or not, in seat order: the ledger's
+    bookkeeping, which ``Game.totals`` caches. Not what counts: every page, result and
+    settle-up reads :func:`counted_totals`."""
     totals = dict.fromkeys(_names(game), 0)
     for name, points in ScoreLine.objects.filter(
         game=game, hand__state=Hand.State.CURRENT
@@ -213,10 +324,11 @@ def _cell(text: str) -> str:
 
 
 def settle_up(game: Game) -> dict[str, Any]:
-    """Each player's net in stake units (and money, with a stake), and the fewest payments
-    that settle the table (``tonkrules.settle``)."""
+    """Each player's net in stake units (and money, with a stake) over the hands that count
+    (:func:`counted_totals`), and the fewest payments that settle the table
+    (``tonkrules.settle``)."""
     names = _names(game)
-    net = game_totals(game)
+    net = counted_totals(game)
     stake = Decimal(game.stake) if game.stake else None
     payments = []
     for p in fewest_payments(net):

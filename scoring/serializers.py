@@ -313,7 +313,10 @@ class GameOut(serializers.Serializer[Any]):
 
 
 class GameSummaryOut(OutputSerializer):
-    """A game in a list: who plays what (names in seat order), its club, state and totals."""
+    """A game in a list: who plays what (names in seat order), its club, state and totals
+    over the hands that count (``scoring.selectors.counting_hands``; 0 for a seat with none).
+    Render with ``context={"totals": ...}``
+    (``scoring.selectors.counted_totals_by_game`` of the page's games)."""
 
     id = serializers.IntegerField(source="pk")
     game = GameNameField(source="kind")
@@ -321,10 +324,15 @@ class GameSummaryOut(OutputSerializer):
     club = serializers.IntegerField(source="club_id", allow_null=True)
     state = serializers.ChoiceField(choices=Game.State.choices)
     created_at = serializers.DateTimeField()
-    totals = PlayerPointsField()
+    totals = serializers.SerializerMethodField()
 
     def get_players(self, game: Game) -> list[str]:
         return [s.name for s in game.seats.all()]
+
+    @extend_schema_field(PlayerPointsField())
+    def get_totals(self, game: Game) -> dict[str, int]:
+        totals: dict[str, int] = self.context["totals"][game.pk]
+        return totals
 
 
 class PaymentOut(OutputSerializer):

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET
 from ops import collation
 from ops.etags import conditional_response, render_memoised
 from ops.languages import hinted
+from scoring import selectors as scoring_selectors
 from scoring.games import adapter_for
 from tournaments import localtime, selectors
 from tournaments.languages import tournament_language
@@ -122,14 +123,19 @@ def _what_to_play(tournament: Tournament, table: Table) -> str:
 @require_GET
 def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """A published round: each table's players in seat order (first dealer first), what it
-    plays, its state and each player's score. Unpublished and missing rounds: the same 404."""
+    plays, its state and each player's score over the hands that count
+    (``scoring.selectors.counting_filter``: "—" while none does), and how many of its hands
+    do not count yet (provisional, disputed). Unpublished and missing rounds: the same 404."""
     tournament = _tournament(tournament_id)
     rnd = tournament.round_set.filter(number=number, state__in=SHOWN).first()
     if rnd is None:
         raise Http404
+    rows = list(rnd.tables.select_related("game").prefetch_related("seats__registration__player"))
+    totals = scoring_selectors.counted_totals_by_game([t.game for t in rows])
+    tallies = scoring_selectors.hand_tally_by_game([t.game_id for t in rows])
     tables = []
-    for table in rnd.tables.select_related("game").prefetch_related("seats__registration__player"):
-        totals = table.game.totals or {}
+    for table in rows:
+        tally = tallies[table.game_id]
         seats = []
         for seat in table.seats.all():
             shown = seat.substitute or seat.registration.player.name
@@ -139,7 +145,7 @@ def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
                     "registration": seat.registration,
                     "substitute": bool(seat.substitute),
                     "for": seat.registration.player.name if seat.substitute else "",
-                    "score": totals.get(shown),
+                    "score": totals[table.game_id].get(shown) if tally.counted else None,
                 }
             )
         tables.append(
@@ -149,6 +155,7 @@ def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
                 "seats": seats,
                 "plays": _what_to_play(tournament, table),
                 "hands": table.game.current_hands,
+                "tally": tally,
             }
         )
     sit_outs = collation.sorted_by_name(
@@ -177,7 +184,8 @@ def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
 @require_GET
 def player_page(request: HttpRequest, tournament_id: int, registration_id: int) -> HttpResponse:
     """One player's tournament: round by round, their table, opponents and score (or the
-    missed-round score), from published rounds only."""
+    missed-round score), from published rounds only; the round in play marked as the
+    standings mark it (provisional, not reported). No total ("—") before a first result."""
     tournament = _tournament(tournament_id)
     registration = get_object_or_404(
         Registration.objects.select_related("player"), tournament=tournament, pk=registration_id
@@ -199,11 +207,15 @@ def player_page(request: HttpRequest, tournament_id: int, registration_id: int) 
     ).values_list("table_id", "registration__player__name", "substitute", "registration_id"):
         if reg_id != registration.pk:
             others.setdefault(table_id, []).append(substitute or name)
+    in_play = {seat.round.number for seat in seats if seat.round.state != Round.State.COMPLETE}
     for number in numbers:
         seat = by_round.get(number)
         score = row.rounds.get(number) if row else None
         history.append(
             {
+                # The round in play's mark (its table's hands not all counting yet, or none
+                # entered), as the standings show it.
+                "in_play": row.in_play if row and number in in_play else "",
                 "round": number,
                 "table": seat.table.number if seat else None,
                 "opponents": others.get(seat.table_id, []) if seat else [],

@@ -279,8 +279,9 @@ def _in_play() -> tuple[Case, Subquery]:
     complete; at most one at a time, else the latest), as ``tournaments.standings.IN_PLAY``
     words it: ``""`` (not seated in it, a substitute in their seat, or no round in play),
     ``not_reported`` (no
-    current hand), ``provisional`` (a current hand not confirmed: provisional or disputed),
-    ``reported``. Subqueries of the registrations' query: no query of its own."""
+    current hand), ``provisional`` (a current hand that does not count yet,
+    ``scoring.selectors.counting_filter``: provisional or disputed where confirmation is
+    required), ``reported``. Subqueries of the registrations' query: no query of its own."""
     in_play_round = (
         Round.objects.filter(
             tournament_id=OuterRef(OuterRef("tournament_id")),
@@ -297,7 +298,10 @@ def _in_play() -> tuple[Case, Subquery]:
     current = Hand.objects.filter(game_id=OuterRef("in_play_game"), state=Hand.State.CURRENT)
     return Case(
         When(in_play_game__isnull=True, then=Value("")),
-        When(Exists(current.exclude(status=Hand.Status.CONFIRMED)), then=Value("provisional")),
+        When(
+            Exists(current.exclude(scoring_selectors.counting_filter())),
+            then=Value("provisional"),
+        ),
         When(Exists(current), then=Value("reported")),
         default=Value("not_reported"),
         output_field=CharField(),

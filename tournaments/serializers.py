@@ -256,7 +256,8 @@ class StandingRowOut(serializers.Serializer[Any]):
     """One line of the standings: the place as shown (``"2="`` when shared; ``""`` for a
     player not ranked yet, ``ranked`` false: no score yet, listed after those who scored), the
     player, the total as an exact fraction with a decimal for display, the tie-break values
-    (in the order of the tie-break columns), each round's score, and ``in_play``: where the
+    (in the order of the tie-break columns; the total and every tie-break null for a player
+    with no result yet, never 0), each round's score, and ``in_play``: where the
     player's table stands in the round in play (``""``: not playing one; ``not_reported``:
     nothing entered yet; ``provisional``: hands not yet confirmed, which do not count yet;
     ``reported``)."""
@@ -267,13 +268,24 @@ class StandingRowOut(serializers.Serializer[Any]):
     registration = serializers.IntegerField(source="registration_id")
     name = serializers.CharField()
     withdrawn = serializers.BooleanField()
-    total = serializers.CharField()
+    total = serializers.SerializerMethodField()
     total_decimal = serializers.SerializerMethodField()
-    tiebreaks = serializers.ListField(child=serializers.IntegerField(allow_null=True))
+    tiebreaks = serializers.SerializerMethodField()
     rounds = RoundScoresField()
 
-    def get_total_decimal(self, row: Any) -> str:
-        return f"{float(row.total):.2f}"
+    def get_total(self, row: Any) -> str | None:
+        """The total as an exact fraction; null for a player with no result yet (never 0:
+        in a lowest-wins game 0 is the leader's value)."""
+        return str(row.total) if row.ranked else None
+
+    def get_total_decimal(self, row: Any) -> str | None:
+        return f"{float(row.total):.2f}" if row.ranked else None
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField(allow_null=True)))
+    def get_tiebreaks(self, row: Any) -> list[int | None]:
+        """The tie-break values in column order; every one null for a player with no result
+        yet."""
+        return list(row.tiebreaks) if row.ranked else [None] * len(row.tiebreaks)
 
 
 class StandingsOut(serializers.Serializer[Any]):

@@ -178,7 +178,7 @@ def test_a_search_out_of_budget_answers_and_says_its_minimum_is_not_proven() -> 
 def test_the_fallback_marks_a_round_not_proven(monkeypatch: pytest.MonkeyPatch) -> None:
     standing = list(range(1, 7))
     meetings = Meetings.from_rounds([[(1, 2, 3), (4, 5, 6)]], standing)
-    monkeypatch.setattr(swiss, "_SWISS_BUDGET", 2)
+    monkeypatch.setattr(swiss, "SWISS_BUDGET", 2)
     monkeypatch.setattr(swiss.seat_round, "__kwdefaults__", {"budget": 2, "lookahead_budget": 2})
 
     seating = seat_round(standing, meetings, sizes=[3], method="swiss", standing=standing)

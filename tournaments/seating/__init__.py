@@ -28,7 +28,7 @@ Methods:
   players between tables to minimise the cost of the pairs seated together: a pair that has
   met ``m >= 1`` times costs ``16 + (m - 1) ** 2`` (every repeat adds one to E, so repeats weigh
   nearly alike, and the pairs that met least are seated together again first). Fields of up to
-  ``_LOOKAHEAD_MAX`` players search a few equally good rounds from different starts and keep
+  ``LOOKAHEAD_MAX`` players search a few equally good rounds from different starts and keep
   the one whose next round can be seated with the fewest repeats.
 - ``swiss``: one round at a time, lexicographic (:mod:`~tournaments.seating.swiss`): first the
   fewest repeat meetings (none whenever the table sizes allow it), then the standings in the
@@ -44,7 +44,7 @@ Methods:
   rounds, 9 in threes for 4, 15 in threes for 7: Kirkman's schoolgirls). Above ``DENSE_MAX``
   players it keeps the balanced rounds.
 
-The search: a round of more than ``_ROUND_DENSE_MAX`` players first gets a repair pass that
+The search: a round of more than ``ROUND_DENSE_MAX`` players first gets a repair pass that
 moves each player in a repeat to the best swap over the whole field at once (numpy rows, never a
 Python loop over the players); a round of at most ``DENSE_MAX`` players with a repeat left, and
 every ``plan``, then get a tabu search on dense ``(n, n)`` matrices: each step makes the best

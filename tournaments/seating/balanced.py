@@ -1,7 +1,7 @@
 """The ``balanced`` method (the default), one round at a time: the players who have faced the
 most opponents take the smaller tables, then the shared search (:mod:`tournaments.seating.search`)
 swaps players between tables to minimise the cost of the pairs seated together; fields of up to
-``_LOOKAHEAD_MAX`` players compare a few equally good rounds by how well the next round can be
+``LOOKAHEAD_MAX`` players compare a few equally good rounds by how well the next round can be
 seated. Pure."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Callable
 import numpy as np
 from numpy.random import Generator
 
-from tournaments.seating.common import _LOOKAHEAD_CANDIDATES, Split
-from tournaments.seating.search import _first_seating
+from tournaments.seating.common import LOOKAHEAD_CANDIDATES, Split
+from tournaments.seating.search import greedy_first_seating
 
 #: ``search(start, base, faced, effort=1)``: the best seating found from ``start`` and its cost
 #: above the floor (the one-round search of :mod:`tournaments.seating.round`).
@@ -22,7 +22,7 @@ Search = Callable[..., tuple[np.ndarray, float]]
 def first_seating(split: Split, faced: np.ndarray, priority: np.ndarray) -> np.ndarray:
     """The first seating of a balanced round: the players who have faced the fewest opponents
     take the seats facing the most, ties (and the order within a size) by ``priority``."""
-    return _first_seating(split, faced, priority)
+    return greedy_first_seating(split, faced, priority)
 
 
 def best_of_candidates(
@@ -56,8 +56,8 @@ def best_of_candidates(
         return frozenset(frozenset(np.flatnonzero(tab == t).tolist()) for t in range(tables))
 
     candidates, seen = [best], {tables_of(best)}
-    for _ in range(_LOOKAHEAD_CANDIDATES - 1):
-        start = _first_seating(split, faced, rng.permutation(n))
+    for _ in range(LOOKAHEAD_CANDIDATES - 1):
+        start = greedy_first_seating(split, faced, rng.permutation(n))
         other, other_cost = search(start, local, faced_local)
         if other_cost < cost - 1e-9:
             candidates, cost, seen = [other], other_cost, {tables_of(other)}
@@ -70,6 +70,6 @@ def best_of_candidates(
     for cand in candidates:  # a quicker search of the next round is enough to compare them
         after = local + ((cand[:, None] == cand[None, :]) & ~np.eye(n, dtype=bool))
         faced_after = faced_local + values[cand]
-        start = _first_seating(split, faced_after, rng.permutation(n))
+        start = greedy_first_seating(split, faced_after, rng.permutation(n))
         scores.append(search(start, after, faced_after, effort=2)[1])
     return candidates[int(np.argmin(scores))]

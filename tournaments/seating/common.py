@@ -28,24 +28,24 @@ SIZE_MIN = 2
 DENSE_MAX = 160
 """Fields of up to this many players are searched with whole meeting matrices (tabu search);
 larger ones with the row-wise repair pass only."""
-_ROUND_DENSE_MAX = 48  # one round: above this many players the repair pass runs first
+ROUND_DENSE_MAX = 48  # one round: above this many players the repair pass runs first
 
-_COST_CAP = 64  # meeting counts above this cost as much as this one (only the order matters)
-_SWISS_REPEAT_WEIGHT = 1e9  # swiss fallback: a repeat costs more than any moves of players
-_SWISS_BUDGET = 60_000  # swiss: search steps for one round (fewest repeats, then standings)
-_SWISS_LOOKAHEAD_BUDGET = 20_000  # swiss: search steps for the look-ahead over later rounds
-_SWISS_TABU_STEPS = 40_000  # swiss: tabu steps for a look-ahead the exact search gave up on
-_SWISS_TIGHT = 0.9  # ... tried when the rounds ahead seat this share of the pairs not yet met
-_SWISS_PRUNE_MAX = 160  # swiss: fields up to this size check the rest stays seatable each table
-_PLAN_ITERATIONS = 40_000  # plan: most tabu steps over the whole schedule
-_PLAN_PATIENCE = 6_000  # plan: stop after this many steps without a better schedule
+COST_CAP = 64  # meeting counts above this cost as much as this one (only the order matters)
+SWISS_REPEAT_WEIGHT = 1e9  # swiss fallback: a repeat costs more than any moves of players
+SWISS_BUDGET = 60_000  # swiss: search steps for one round (fewest repeats, then standings)
+SWISS_LOOKAHEAD_BUDGET = 20_000  # swiss: search steps for the look-ahead over later rounds
+SWISS_TABU_STEPS = 40_000  # swiss: tabu steps for a look-ahead the exact search gave up on
+SWISS_TIGHT = 0.9  # ... tried when the rounds ahead seat this share of the pairs not yet met
+SWISS_PRUNE_MAX = 160  # swiss: fields up to this size check the rest stays seatable each table
+PLAN_ITERATIONS = 40_000  # plan: most tabu steps over the whole schedule
+PLAN_PATIENCE = 6_000  # plan: stop after this many steps without a better schedule
 _TRANSFER_TABLES = 12  # lower_bound: the transfer bound is computed up to this many tables
-_ROUND_STEPS = 200  # balanced, swiss: tabu steps per round (plus 8 a player)
-_ROUND_PATIENCE = 40  # balanced, swiss: stop after this many steps without a better round
+ROUND_STEPS = 200  # balanced, swiss: tabu steps per round (plus 8 a player)
+ROUND_PATIENCE = 40  # balanced, swiss: stop after this many steps without a better round
 # (plus 2 a player)
-_LOOKAHEAD_MAX = 32  # balanced: fields up to this size compare candidate rounds
-_LOOKAHEAD_CANDIDATES = 4
-_STALL = 60  # tabu: restart from the best seating after this many steps without a better one
+LOOKAHEAD_MAX = 32  # balanced: fields up to this size compare candidate rounds
+LOOKAHEAD_CANDIDATES = 4
+STALL = 60  # tabu: restart from the best seating after this many steps without a better one
 
 
 _ = gettext_noop

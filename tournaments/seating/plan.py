@@ -11,10 +11,10 @@ import numpy as np
 from numpy.random import Generator, default_rng
 
 from tournaments.seating.common import (
-    _PLAN_ITERATIONS,
-    _PLAN_PATIENCE,
     DENSE_MAX,
     METHODS,
+    PLAN_ITERATIONS,
+    PLAN_PATIENCE,
     Meetings,
     Plan,
     Player,
@@ -26,8 +26,8 @@ from tournaments.seating.common import (
     lower_bound,
     table_sizes,
 )
-from tournaments.seating.round import _check_players, _dealt_tables, _seat_one
-from tournaments.seating.search import _Tabu, _weights
+from tournaments.seating.round import check_players, dealt_tables, seat_one
+from tournaments.seating.search import TabuSearch, repeat_weights
 
 # --- Whole schedules ----------------------------------------------------------------------
 
@@ -59,7 +59,7 @@ def plan_rounds(
     Raises :class:`SeatingError` as :func:`seat_round` does, and ``bad_rounds`` when ``rounds``
     is below 1.
     """
-    ps = _check_players(players)
+    ps = check_players(players)
     sizes = tuple(sizes)  # read twice when swiss falls back to the plan method's schedule
     if method not in METHODS:
         raise SeatingError("bad_method", params={"method": method, "methods": ", ".join(METHODS)})
@@ -77,7 +77,7 @@ def plan_rounds(
     start = clock()
     for r in range(rounds):
         begin = clock()
-        seating = _seat_one(
+        seating = seat_one(
             ps,
             meetings,
             split,
@@ -251,15 +251,15 @@ def _improve_schedule(
     target = lower_bound(n, [split] * rounds)
     if excess(seated) <= target:
         return seated
-    search = _Tabu(
+    search = TabuSearch(
         np.zeros((n, n), dtype=np.int64),
         tabs,
         values,
-        _weights("excess"),
+        repeat_weights("excess"),
         rng,
         fair=len(sizes) > 1,
     )
-    best = search.run(iterations=_PLAN_ITERATIONS, target=float(target), patience=_PLAN_PATIENCE)
+    best = search.run(iterations=PLAN_ITERATIONS, target=float(target), patience=PLAN_PATIENCE)
     dealt: Counter[Player] = Counter()
     draw = rng.permutation(n)
     tiebreak = {p: float(draw[i]) for i, p in enumerate(ps)}
@@ -267,7 +267,7 @@ def _improve_schedule(
     for r, seating in enumerate(seated):
         active_idx = np.flatnonzero(best[r] >= 0)
         active = tuple(ps[i] for i in active_idx.tolist())
-        tables = _dealt_tables(active, best[r][active_idx], len(values[r]), dealt, tiebreak)
+        tables = dealt_tables(active, best[r][active_idx], len(values[r]), dealt, tiebreak)
         dealt.update(t.first_dealer for t in tables)  # then _balance_dealers evens them out
         result.append(RoundSeating(tables, seating.sit_outs))
     if excess(result) > excess(seated):  # pragma: no cover - the search keeps its best

@@ -13,15 +13,15 @@ from numpy.random import Generator, default_rng
 from tournaments.seating import balanced
 from tournaments.seating import swiss as swiss_method
 from tournaments.seating.common import (
-    _COST_CAP,
-    _LOOKAHEAD_MAX,
-    _PLAN_PATIENCE,
-    _ROUND_DENSE_MAX,
-    _ROUND_PATIENCE,
-    _ROUND_STEPS,
-    _SWISS_TABU_STEPS,
-    _SWISS_TIGHT,
+    COST_CAP,
     DENSE_MAX,
+    LOOKAHEAD_MAX,
+    PLAN_PATIENCE,
+    ROUND_DENSE_MAX,
+    ROUND_PATIENCE,
+    ROUND_STEPS,
+    SWISS_TABU_STEPS,
+    SWISS_TIGHT,
     Meetings,
     Player,
     RoundSeating,
@@ -31,12 +31,17 @@ from tournaments.seating.common import (
     lower_bound,
     table_sizes,
 )
-from tournaments.seating.search import _first_seating, _repair, _Tabu, _weights
+from tournaments.seating.search import TabuSearch, greedy_first_seating, repair, repeat_weights
 
 # --- One round --------------------------------------------------------------------------
 
 
-def _check_players(players: Sequence[Player]) -> tuple[Player, ...]:
+def check_players(players: Sequence[Player]) -> tuple[Player, ...]:
+    """The players as a tuple, in the given order.
+
+    Raises:
+        SeatingError: ``duplicate_player`` when a player is listed twice (the first five named).
+    """
     ps = tuple(players)
     if len(set(ps)) != len(ps):
         seen: set[Player] = set()
@@ -126,15 +131,15 @@ def _seat_local(
         tab, values, home = swiss_method.first_seating(split, faced, active, rank, values)
     else:
         tab = balanced.first_seating(split, faced, priority)
-    weights = _weights("swiss" if swiss else "balanced")
-    if n > _ROUND_DENSE_MAX:
+    weights = repeat_weights("swiss" if swiss else "balanced")
+    if n > ROUND_DENSE_MAX:
         if identity:
             counts, g = meetings.counts, None
         elif known.all():
             counts, g = meetings.counts, idx
         else:
             counts, g = _local_counts(meetings, active)[0], None
-        tab, repeats_left = _repair(
+        tab, repeats_left = repair(
             counts, g, tab, values, weights, rng, faced=faced, fair=fair, home=home
         )
         if not repeats_left or n > DENSE_MAX:
@@ -145,7 +150,7 @@ def _seat_local(
     def search(
         start: np.ndarray, base: np.ndarray, faced_: np.ndarray, effort: int = 1
     ) -> tuple[np.ndarray, float]:
-        tabu = _Tabu(
+        tabu = TabuSearch(
             base,
             start[None],
             [values],
@@ -158,13 +163,13 @@ def _seat_local(
         floor = tabu.floor()
         # no round can cost less than its pairs' cheapest possible costs: stop there
         iu = np.triu_indices(n, 1)
-        cheapest = np.sort(weights[np.minimum(base[iu], _COST_CAP)])[: split.pairs].sum()
-        steps, patience = _ROUND_STEPS + 8 * n, (_ROUND_PATIENCE + 2 * n) // effort
+        cheapest = np.sort(weights[np.minimum(base[iu], COST_CAP)])[: split.pairs].sum()
+        steps, patience = ROUND_STEPS + 8 * n, (ROUND_PATIENCE + 2 * n) // effort
         best = tabu.run(iterations=steps, target=floor + cheapest, patience=patience)[0]
         return best, tabu.cost - floor
 
     best, cost = search(tab, local, faced_local)
-    if not lookahead or swiss or n > _LOOKAHEAD_MAX or not local.any():
+    if not lookahead or swiss or n > LOOKAHEAD_MAX or not local.any():
         return best
 
     return balanced.best_of_candidates(
@@ -172,7 +177,7 @@ def _seat_local(
     )
 
 
-def _dealt_tables(
+def dealt_tables(
     active: tuple[Player, ...],
     tab: np.ndarray,
     tables: int,
@@ -239,12 +244,12 @@ def seat_round(
     standings, an order drawn from the seed); then the method's search (module docstring;
     swiss: :mod:`tournaments.seating.swiss`, fewest repeats first, then the standings).
     """
-    ps = _check_players(players)
+    ps = check_players(players)
     if method not in ("balanced", "swiss"):
         raise SeatingError("bad_method.round", params={"method": method})
     split = table_sizes(len(ps), sizes, prefer)
     rng = default_rng(seed)
-    return _seat_one(
+    return seat_one(
         ps,
         _as_meetings(meetings, ps),
         split,
@@ -257,7 +262,7 @@ def seat_round(
     )
 
 
-def _seat_one(
+def seat_one(
     ps: tuple[Player, ...],
     meetings: Meetings,
     split: Split,
@@ -269,6 +274,13 @@ def _seat_one(
     lookahead: bool = True,
     later: int = 1,
 ) -> RoundSeating:
+    """Seat one round of ``ps`` at the tables of ``split`` by ``method``, fewest repeats first.
+
+    ``meetings`` counts earlier meetings of each pair; ``standing`` orders the players for swiss
+    (None: no standings); sit-outs go to those who sat out least (``sit_outs_so_far``) and each
+    table's first dealer to those who dealt first least (``dealer_counts``). ``lookahead`` lets
+    the choice look at ``later`` rounds still to seat. Draws only from ``rng``.
+    """
     draw = rng.permutation(len(ps))
     tiebreak = {p: float(draw[i]) for i, p in enumerate(ps)}
     rank = _ranks(ps, standing) if standing is not None or method == "swiss" else None
@@ -289,7 +301,7 @@ def _seat_one(
             local = _local_counts(meetings, active)[0]
             repeats = int(((tab[:, None] == tab[None, :]) & (local > 0)).sum()) // 2
             proven = repeats <= at_least
-    tables = _dealt_tables(active, tab, len(split.tables), dealer_counts, tiebreak)
+    tables = dealt_tables(active, tab, len(split.tables), dealer_counts, tiebreak)
     return RoundSeating(tables, tuple(p for p in ps if p in out_set), proven)
 
 
@@ -362,8 +374,8 @@ def _swiss_tab(
         n * (n - 1) // 2
         - sum((met[i] & rounds[0].active).bit_count() for i in _positions(rounds[0].active)) // 2
     )
-    tight = (later + 1) * split.pairs >= _SWISS_TIGHT * unmet  # a design, or nearly
-    if found.ahead < later and split.sit_outs == 0 and n <= _LOOKAHEAD_MAX and tight:
+    tight = (later + 1) * split.pairs >= SWISS_TIGHT * unmet  # a design, or nearly
+    if found.ahead < later and split.sit_outs == 0 and n <= LOOKAHEAD_MAX and tight:
         # the exact look-ahead gave up: the plan method's search may still find later rounds
         ahead = _tabu_ahead(meetings, split, active, later, rng)
         fresh = unmet == n * (n - 1) // 2 and len({faced[pos[p]] for p in active}) == 1
@@ -399,19 +411,19 @@ def _tabu_ahead(
     n = len(active)
     local, faced = _local_counts(meetings, active)
     rounds = later + 1
-    tabs = np.stack([_first_seating(split, faced, rng.permutation(n)) for _ in range(rounds)])
+    tabs = np.stack([greedy_first_seating(split, faced, rng.permutation(n)) for _ in range(rounds)])
     values = np.asarray(split.tables, dtype=np.int64) - 1
-    search = _Tabu(
+    search = TabuSearch(
         local,
         tabs,
         [values] * rounds,
-        _weights("excess"),
+        repeat_weights("excess"),
         rng,
         faced=faced,
         fair=len(set(split.tables)) > 1,
     )
     floor = search.floor()
-    best = search.run(iterations=_SWISS_TABU_STEPS, target=floor, patience=_PLAN_PATIENCE)
+    best = search.run(iterations=SWISS_TABU_STEPS, target=floor, patience=PLAN_PATIENCE)
     if search.cost > floor + 1e-9:
         return None
     first: np.ndarray = best[0]

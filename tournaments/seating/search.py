@@ -8,23 +8,23 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.random import Generator
 
-from tournaments.seating.common import _COST_CAP, _STALL, _SWISS_REPEAT_WEIGHT, Split
+from tournaments.seating.common import COST_CAP, STALL, SWISS_REPEAT_WEIGHT, Split
 
 # --- Search ---------------------------------------------------------------------------------
 
 
-def _weights(kind: str) -> np.ndarray:
+def repeat_weights(kind: str) -> np.ndarray:
     """``w[m]``: the cost of seating together a pair that has met ``m`` times (``m`` capped)."""
-    m = np.arange(_COST_CAP + 1, dtype=np.float64)
+    m = np.arange(COST_CAP + 1, dtype=np.float64)
     if kind == "excess":
         return (m >= 1).astype(np.float64)
     repeat = np.where(m >= 1, 16 + (m - 1) ** 2, 0.0)
     if kind == "swiss":
-        return repeat * (_SWISS_REPEAT_WEIGHT / 16)
+        return repeat * (SWISS_REPEAT_WEIGHT / 16)
     return repeat
 
 
-class _Tabu:
+class TabuSearch:
     """Tabu search over the free rounds of a small field, on dense ``(n, n)`` matrices.
 
     ``tabs[r, u]`` is the table of local player ``u`` in free round ``r`` (-1: sits out). The cost
@@ -68,7 +68,7 @@ class _Tabu:
         self.rebuild()
 
     def _cap(self, m: np.ndarray) -> np.ndarray:
-        return np.minimum(m, _COST_CAP)
+        return np.minimum(m, COST_CAP)
 
     def seat_value(self) -> np.ndarray:
         t = np.where(self.tabs >= 0, self.tabs, self.values.shape[1] - 1)
@@ -221,7 +221,7 @@ class _Tabu:
                 best, best_tabs = self.cost, self.tabs.copy()
                 last_best = last_gain = it
                 restarts = 0
-            elif it - last_gain > _STALL:
+            elif it - last_gain > STALL:
                 # restart from the best, shaken harder the longer it has not improved
                 restarts += 1
                 self.restart(best_tabs, 2 + int(self.rng.integers(2 + restarts // 4)))
@@ -231,7 +231,7 @@ class _Tabu:
         return best_tabs
 
 
-def _repair(
+def repair(
     counts: np.ndarray,
     g: np.ndarray | None,
     tab: np.ndarray,
@@ -263,11 +263,11 @@ def _repair(
 
     def pair_cost(local_a: np.ndarray, local_b: np.ndarray) -> np.ndarray:
         ga, gb = (local_a, local_b) if g is None else (g[local_a], g[local_b])
-        return weights[np.minimum(counts[ga, gb], _COST_CAP)]
+        return weights[np.minimum(counts[ga, gb], COST_CAP)]
 
     def own_cost(members: np.ndarray) -> np.ndarray:
         sub = rows(members)[:, members]
-        return weights[np.minimum(sub, _COST_CAP)].sum(axis=1)
+        return weights[np.minimum(sub, COST_CAP)].sum(axis=1)
 
     order = np.argsort(tab, kind="stable")
     members: list[np.ndarray] = np.split(order, np.cumsum(np.bincount(tab, minlength=tables))[:-1])
@@ -292,9 +292,9 @@ def _repair(
             if cur[a] <= 0:
                 continue
             ta = int(tab[a])
-            row_a = weights[np.minimum(rows(np.array([a]))[0], _COST_CAP)]
+            row_a = weights[np.minimum(rows(np.array([a]))[0], COST_CAP)]
             s_a = np.bincount(tab, weights=row_a, minlength=tables)
-            s_b = weights[np.minimum(rows(members[ta]), _COST_CAP)].sum(axis=0)
+            s_b = weights[np.minimum(rows(members[ta]), COST_CAP)].sum(axis=0)
             delta = s_b - 2 * row_a + s_a[tab] - cur[a] - cur
             if disp is not None and home is not None:
                 delta += (tab - home[a]) ** 2 - disp[a] + (ta - home) ** 2 - disp
@@ -328,7 +328,7 @@ def _repair(
     return tab, bool((cur > 0).any())
 
 
-def _first_seating(
+def greedy_first_seating(
     split: Split,
     faced: np.ndarray,
     priority: np.ndarray,

@@ -42,13 +42,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from tournaments.seating.common import (
-    _SWISS_BUDGET,
-    _SWISS_LOOKAHEAD_BUDGET,
-    _SWISS_PRUNE_MAX,
+    SWISS_BUDGET,
+    SWISS_LOOKAHEAD_BUDGET,
+    SWISS_PRUNE_MAX,
     Player,
     Split,
 )
-from tournaments.seating.search import _first_seating
+from tournaments.seating.search import greedy_first_seating
 
 #: One seated round in the search: its tables from the top, each a tuple of player indices
 #: (index = standings position) in ascending order.
@@ -117,7 +117,7 @@ class _Search:
         fair = len(set(rnd.sizes)) > 1
         values = [faced[i] for i in active]
         limit = max(2, max(values) - min(values)) if values else 0
-        prune = allowed == 0 and len(active) <= _SWISS_PRUNE_MAX
+        prune = allowed == 0 and len(active) <= SWISS_PRUNE_MAX
         kinds = sorted(set(rnd.sizes), reverse=True)
         counts = tuple(rnd.sizes.count(k) for k in kinds)
         # state: (free, tables done, table, mask, options, size, repeats, lo, hi, counts left
@@ -259,8 +259,8 @@ def seat_round(
     faced: Sequence[int],
     rounds: Sequence[Round],
     *,
-    budget: int = _SWISS_BUDGET,
-    lookahead_budget: int = _SWISS_LOOKAHEAD_BUDGET,
+    budget: int = SWISS_BUDGET,
+    lookahead_budget: int = SWISS_LOOKAHEAD_BUDGET,
 ) -> Found:
     """Seat ``rounds[0]`` by the rule (module docstring), looking ahead over ``rounds[1:]``.
 
@@ -333,7 +333,7 @@ def first_seating(
     """
     tables = len(split.tables)
     order = np.array([rank[p] for p in active], dtype=np.int64)
-    tab = _first_seating(split, faced, order, order)
+    tab = greedy_first_seating(split, faced, order, order)
     # number the tables from the top of the standings: by their best-ranked player
     top = np.full(tables, np.iinfo(np.int64).max)
     np.minimum.at(top, tab, order)

@@ -15,7 +15,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from ops.background import enqueue, resend_waiting
-from scoring.models import Game, Hand, ScoreLine
+from scoring import selectors as scoring_selectors
+from scoring.models import ScoreLine
 from tournaments import tasks
 from tournaments.models import (
     SeatResult,
@@ -84,14 +85,18 @@ _SEAT_RESULT_AGGREGATES = {
 }
 
 
-def _seat_lines(game_id: int, *, confirmed_only: bool) -> QuerySet[ScoreLine, dict[str, Any]]:
-    """The current hands' score lines of game ``game_id``, aggregated per seat (with the
-    seat's player): the columns named in :data:`_SEAT_RESULT_COLUMNS`. ``confirmed_only``
-    (a game that requires confirmation, issue 12): the confirmed hands' lines only; a
-    provisional or disputed hand counts for nobody until it is confirmed."""
-    lines = ScoreLine.objects.filter(game_id=game_id, hand__state=Hand.State.CURRENT)
-    if confirmed_only:
-        lines = lines.filter(hand__status=Hand.Status.CONFIRMED)
+def _seat_lines(
+    game_id: int, *, confirmed_only: bool | None
+) -> QuerySet[ScoreLine, dict[str, Any]]:
+    """The score lines of game ``game_id``'s hands that count
+    (``scoring.selectors.counting_filter``: where the game requires confirmation, the
+    confirmed hands only; a provisional or disputed hand counts for nobody until it is
+    confirmed), aggregated per seat (with the seat's player): the columns named in
+    :data:`_SEAT_RESULT_COLUMNS`. ``confirmed_only``: the game's
+    ``selectors.requires_confirmation`` when the caller holds the game; None reads it."""
+    lines = ScoreLine.objects.filter(
+        scoring_selectors.counting_filter("hand__", confirmed=confirmed_only), game_id=game_id
+    )
     return (
         lines.order_by()
         .values("game_id", "seat_id", "seat__player_id")
@@ -112,19 +117,16 @@ def seat_results_write(
     deleted, the aggregate read (one row per seat with current hands), its rows inserted.
     Three statements, through the ORM; idempotent.
 
-    ``confirmed_only``: count the confirmed hands only (a game whose ``confirmation`` is not
-    ``none``: a tournament that requires confirmation counts confirmed hands only in its
-    standings and seating, issue 12). None: read from the game (one more statement).
+    The hands counted are those that count (``scoring.selectors.counting_filter``: a
+    tournament that requires confirmation counts confirmed hands only in its standings and
+    seating, issue 12). ``confirmed_only``: the game's ``selectors.requires_confirmation``,
+    when the caller holds the game; None: read with the lines (no statement more).
 
     Called by ``seam.game_changed`` with the round's row locked (so that two changes to one
     game are written one after the other, never interleaved), in the transaction that bumps the
     results version; the benchmark and tests call it to build the rows of data they write
     directly.
     """
-    if confirmed_only is None:
-        confirmed_only = (
-            Game.objects.filter(pk=game_id).exclude(confirmation=Game.Confirmation.NONE).exists()
-        )
     SeatResult.objects.filter(game_id=game_id).delete()
     SeatResult.objects.bulk_create(
         SeatResult(
