@@ -151,10 +151,8 @@ def standings(tournament: Tournament) -> Standings:
     :func:`_registrations_key`); a cache hit makes no other query; a miss reads the
     registrations with where their tables stand and the tournament's materialised seat results
     (two queries) and caches the rows under :func:`standings_cache_key`. ``tournament`` is
-    used as given (its ``kind``, ``basis``, ``missed_round_score``, ``language``,
-    ``results_version``, ``rounds_complete`` and ``created_at`` loaded): a caller holding an
-    older copy gets the standings of that copy's version, or newer ones. The rules:
-    ``tournaments.standings``.
+    used as given (the fields :func:`standings_recompute` loads): an older copy gets the
+    standings of its version, or newer ones. The rules: ``tournaments.standings``.
 
     A cache that is down (Redis stopped) is a miss, and a write to it does nothing: the
     standings are computed from the database and the error logged (``django_redis`` with
@@ -224,11 +222,10 @@ def _collector_paused() -> Iterator[None]:
 
 def standings_cache_key(tournament: Tournament, registrations: str) -> str:
     """The cache key of ``tournament``'s standings: its id and results version, what else on
-    the row the rows depend on (rounds complete, basis, missed round score, game), its
-    creation time, so that an id used again (SQLite reuses the ids of rolled-back rows:
-    tests) never finds another tournament's standings, and ``registrations``, the digest of
-    its registrations as read now (:func:`_registrations_key`: the names included), and the
-    language its names sort by (``ops.collation.tournament_language``)."""
+    the row the rows depend on (rounds complete, basis, missed round score, game, language of
+    names' order), its creation time, so that an id used again (SQLite reuses the ids of
+    rolled-back rows: tests) never finds another tournament's standings, and
+    ``registrations``, the digest of its registrations as read now (names included)."""
     return (
         f"tournaments:standings:{STANDINGS_CACHE_FORMAT}:{tournament.pk}:"
         f"{collation.tournament_language(tournament)}:"
