@@ -118,7 +118,7 @@ def test_the_table_page_marks_hands_that_do_not_count_and_totals_only_those_that
     assert "Leading: Ana" in html
     settle = html[html.index('id="settle"') :]
     assert re.search(r"Ben</th><td[^>]*>-1</td>", settle)
-    assert "Ben pays Ana 0.25" in settle
+    assert "Ben pays Ana $0.25" in settle  # CLDR's English currency format
 
 
 def test_the_table_page_shows_no_total_while_no_hand_counts() -> None:
