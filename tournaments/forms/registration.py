@@ -100,10 +100,14 @@ class RegisterForm(LocalNumbersForm, forms.Form):
         return cleaned
 
     @transaction.atomic
-    def save(self, *, by: Any = None) -> Registered:
+    def save(
+        self, *, by: Any = None, reason: object = "", confirm_elsewhere: bool = False
+    ) -> Registered:
         """Create the players the names are new for, and register everyone (one transaction:
         a refusal other than "already registered" registers nobody and creates nobody); each
-        registration is kept in the audit as ``by``'s (the director).
+        registration is kept in the audit as ``by``'s (the director), with ``reason``;
+        ``confirm_elsewhere``: the director confirmed registering players seated at another of
+        the club's tables at that time.
 
         Raises:
             TournamentError: from :func:`tournaments.services.registration_add`.
@@ -120,7 +124,13 @@ class RegisterForm(LocalNumbersForm, forms.Form):
         for player in players:
             try:
                 added.append(
-                    services.registration_add(tournament=self.tournament, player=player, by=by)
+                    services.registration_add(
+                        tournament=self.tournament,
+                        player=player,
+                        by=by,
+                        reason=reason,
+                        confirm_elsewhere=confirm_elsewhere,
+                    )
                 )
             except TournamentError as exc:
                 if exc.code != "already_registered":

@@ -167,7 +167,8 @@ def check_elsewhere(
 
     Raises:
         TournamentConflict: ``seated_elsewhere`` naming the first one (``name``,
-            ``tournament``, ``round``, ``table``), every one in ``elsewhere``.
+            ``tournament`` and ``tournament_id``, ``round``, ``table``), every one in
+            ``elsewhere``.
         TournamentError: ``reason_needed`` (confirmed without a reason).
     """
     found = people_elsewhere(tournament=tournament, number=number, rnd=rnd, names=names)
@@ -185,11 +186,10 @@ def elsewhere_conflict(found: list[Elsewhere]) -> TournamentConflict:
     first = found[0]
     return TournamentConflict(
         "seated_elsewhere",
-        params={
-            "name": first.name,
-            "tournament": first.tournament,
-            "round": first.round,
-            "table": first.table,
-        },
+        name=first.name,
+        tournament=first.tournament,
+        tournament_id=first.tournament_id,
+        round=first.round,
+        table=first.table,
         elsewhere=[e.as_json() for e in found],
     )

@@ -87,11 +87,14 @@ def _seating_failed(round_id: int, error: TournamentError) -> Round | None:
 
 def _as_json(value: object) -> object:
     """A value a failure's sentence names, kept as JSON so that it renders the same from
-    ``Round.failure`` (numbers and text as they are, lists as lists, anything else as text)."""
+    ``Round.failure`` (numbers and text as they are, lists as lists, objects as objects,
+    anything else as text)."""
     if value is None or isinstance(value, str | int | float | bool):
         return value
     if isinstance(value, list | tuple):
         return [_as_json(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _as_json(v) for k, v in value.items()}
     return str(value)
 
 
