@@ -356,6 +356,7 @@ def registration_add(
         confirm=confirm_elsewhere,
         reason=reason,
     )
+    extra: dict[str, Any] = {"elsewhere": [e.as_json() for e in elsewhere]} if elsewhere else {}
     _audit(
         tournament.pk,
         AuditEntry.Action.REGISTER,
@@ -365,7 +366,7 @@ def registration_add(
         player=player.name,
         registration=registration.pk,
         late=_last_round(tournament) is not None,
-        **({"elsewhere": [e.as_json() for e in elsewhere]} if elsewhere else {}),
+        **extra,
     )
     _players_changed(tournament)
     _results_changed(tournament.pk)  # a new line in the standings

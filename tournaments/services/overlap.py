@@ -106,36 +106,39 @@ def seated_elsewhere(
         return []
     now = now or timezone.now()
     window = round_window(tournament=tournament, number=number, rnd=rnd, now=now)
-    seats = (
-        TableSeat.objects.filter(
-            round__tournament__club_id=tournament.club_id, round__state__in=HOLDING
+    rounds = {
+        other.pk: other
+        for other in Round.objects.filter(tournament__club_id=tournament.club_id, state__in=HOLDING)
+        .exclude(tournament_id=tournament.pk)
+        .select_related("tournament")
+        if windows_overlap(
+            window,
+            round_window(tournament=other.tournament, number=other.number, rnd=other, now=now),
         )
-        .exclude(round__tournament_id=tournament.pk)
-        .select_related("round__tournament", "table", "registration__player")
-        .order_by("round__tournament_id", "round__number", "table__number", "position")
-    )
+    }
+    if not rounds:
+        return []
     found: list[Elsewhere] = []
-    windows: dict[int, bool] = {}
-    for seat in seats:
-        name = seat.substitute or seat.registration.player.name
-        if (name_key(name) if seat.substitute else seat.registration.player.name_key) not in keys:
+    # One narrow row a seat: a club player's name key is stored; a substitute's is made here.
+    for round_id, table, substitute, name, key in (
+        TableSeat.objects.filter(round_id__in=rounds)
+        .order_by("round__tournament_id", "round__number", "table__number", "position")
+        .values_list(
+            "round_id",
+            "table__number",
+            "substitute",
+            "registration__player__name",
+            "registration__player__name_key",
+        )
+    ):
+        if (name_key(substitute) if substitute else key) not in keys:
             continue
-        other = seat.round
-        if other.pk not in windows:
-            theirs = round_window(
-                tournament=other.tournament, number=other.number, rnd=other, now=now
+        other = rounds[round_id]
+        found.append(
+            Elsewhere(
+                substitute or name, other.tournament.name, other.tournament_id, other.number, table
             )
-            windows[other.pk] = windows_overlap(window, theirs)
-        if windows[other.pk]:
-            found.append(
-                Elsewhere(
-                    name,
-                    other.tournament.name,
-                    other.tournament_id,
-                    other.number,
-                    seat.table.number,
-                )
-            )
+        )
     return found
 
 
