@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -118,6 +119,11 @@ def dropping(
     services.substitute_set(round=rnd, registration=absent, substitute="Sam Stand-in")
     services.registration_withdraw(registration=absent)
     return rnd, absent, seat.table.number
+
+
+def l10n_number(n: int) -> str:
+    """``n`` in Bengali digits."""
+    return str(n).translate(str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯"))
 
 
 def elsewhere_of(rnd: Round, registration: Registration) -> dict[str, Any]:
@@ -361,3 +367,30 @@ def test_page_substitute_asks_first_keeping_the_seat_and_name_then_sets_it(
 
     assert done.status_code == 303
     assert TableSeat.objects.get(round__tournament=ladder, registration=mine[0]).substitute == busy
+
+
+def test_the_confirmation_step_speaks_the_directors_language(
+    club: Club,
+    director: Any,
+    pairs: tuple[Round, list[Registration]],
+) -> None:
+    rnd, regs = pairs
+    ladder = tonk(club, director, "Ladder")
+    client = Client(HTTP_ACCEPT_LANGUAGE="bn")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "bn"
+    client.force_login(director)
+
+    asked = client.post(
+        reverse("tournaments:register", args=[ladder.pk]), {"players": [regs[0].player_id]}
+    )
+
+    assert asked.status_code == 409
+    page = " ".join(asked.content.decode().split())
+    table = l10n_number(elsewhere_of(rnd, regs[0])["table"])
+    name = regs[0].player.name
+    assert f"{name} সেই সময়ে Open Pairs-এর টেবিল {table}-এ" in page
+    assert f"{name}: Open Pairs-এর টেবিল {table}, রাউন্ড ১" in page
+    for words in ("তবুও তাঁদের বসান", "বাতিল", "কারণ (আবশ্যক)"):
+        assert words in page
+    for english in ("Seat them anyway", "Cancel", "already sits", "Reason"):
+        assert english not in page
