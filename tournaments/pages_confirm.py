@@ -21,8 +21,13 @@ from tournaments.errors import TournamentError
 from tournaments.forms import error_text
 from tournaments.models import Tournament
 
-#: The refusals a director may confirm, and the request field that confirms each.
-CONFIRMS = {"seated_elsewhere": "confirm_elsewhere", "substitutes_dropped": "drop_substitutes"}
+#: The refusals a director may confirm, and the request field that confirms each (a
+#: confirmation sent without its reason is asked again).
+CONFIRMS = {
+    "seated_elsewhere": "confirm_elsewhere",
+    "reason_needed": "confirm_elsewhere",
+    "substitutes_dropped": "drop_substitutes",
+}
 
 #: The fields of a request not sent again as typed (the page's own, or its confirmation's).
 _OWN = frozenset({"csrfmiddlewaretoken", "idempotency_key", "reason", *CONFIRMS.values()})
@@ -51,17 +56,18 @@ def ask_first(
     keyed: bool = False,
 ) -> HttpResponse | None:
     """The confirmation page for refusal ``exc`` of the form posted to ``action``, when a
-    director may confirm it (409: nothing was saved); None for any other refusal.
+    director may confirm it (409: nothing was saved; 400: confirmed without the reason it
+    needs); None for any other refusal.
 
     Args:
         number: the round the dashboard goes back to when the director cancels.
         keyed: the request carries an idempotency key (a new one for the confirmation).
     """
     flag = CONFIRMS.get(exc.code)
-    if flag is None:
-        return None
     context = exc.context()
-    if exc.code == "seated_elsewhere":
+    if flag is None or (exc.code == "reason_needed" and not context.get("elsewhere")):
+        return None
+    if flag == "confirm_elsewhere":
         lines = [
             l10n.sentence(
                 _("%(name)s: table %(table)s of %(tournament)s, round %(round)s"),
@@ -101,5 +107,5 @@ def ask_first(
             "button": button,
             "back": number,
         },
-        status=409,
+        status=exc.status,
     )

@@ -285,28 +285,43 @@ def test_page_register_asks_first_keeping_the_names_typed_then_registers_with_th
     url = reverse("tournaments:register", args=[ladder.pk])
     typed = f"{regs[0].player.name.lower()}\nBrand New"
 
-    asked = web.post(url, {"players": [newcomer.pk], "names": typed})
+    asked = web.post(url, {"players": [newcomer.pk, regs[5].player_id], "names": typed})
 
     assert asked.status_code == 409
-    where = elsewhere_of(rnd, regs[0])
     page = " ".join(asked.content.decode().split())
-    assert f"{where['name']}: table {where['table']} of Open Pairs, round 1" in page
+    for reg in (regs[0], regs[5]):  # every one named at once
+        where = elsewhere_of(rnd, reg)
+        assert f"{where['name']}: table {where['table']} of Open Pairs, round 1" in page
     form = ConfirmForm(asked.content.decode())
     assert form.reason_required and form.action == url
-    assert ("names", typed) in form.fields and ("players", str(newcomer.pk)) in form.fields
+    assert ("names", typed) in form.fields
+    assert {v for k, v in form.fields if k == "players"} == {
+        str(newcomer.pk),
+        str(regs[5].player_id),
+    }
+    assert not ladder.registrations.exists()
+    assert not Player.objects.filter(name="Brand New").exists()
+
+    # Sent without the reason (the browser asks for it; a script may not): asked again.
+    again = web.post(form.action, form.data(""))
+    assert again.status_code == 400
+    assert "give the reason for seating someone" in again.content.decode()
+    form = ConfirmForm(again.content.decode())
+    assert ("names", typed) in form.fields and ("confirm_elsewhere", "1") in form.fields
     assert not ladder.registrations.exists()
 
     done = run(web.post, form.action, form.data("plays after the pairs"))
 
     assert done.status_code == 303
     names = set(ladder.registrations.values_list("player__name", flat=True))
-    assert names == {regs[0].player.name, "Quin Roe", "Brand New"}
-    (confirmed,) = [
+    assert names == {regs[0].player.name, regs[5].player.name, "Quin Roe", "Brand New"}
+    confirmed = [
         e
         for e in ladder.audit.filter(action=AuditEntry.Action.REGISTER)
         if e.details.get("elsewhere")
     ]
-    assert confirmed.reason == "plays after the pairs"
+    assert {e.details["player"] for e in confirmed} == {regs[0].player.name, regs[5].player.name}
+    assert {e.reason for e in confirmed} == {"plays after the pairs"}
     audit = web.get(reverse("tournaments:audit", args=[ladder.pk])).content.decode()
     assert "confirmed while seated elsewhere" in audit
 

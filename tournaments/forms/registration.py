@@ -110,7 +110,8 @@ class RegisterForm(LocalNumbersForm, forms.Form):
         the club's tables at that time.
 
         Raises:
-            TournamentError: from :func:`tournaments.services.registration_add`.
+            TournamentError: from :func:`tournaments.services.registration_add`;
+                ``seated_elsewhere`` naming every player seated elsewhere at that time.
         """
         players: list[Player] = list(self.cleaned_data.get("players") or [])
         chosen = {p.pk for p in players}
@@ -119,6 +120,16 @@ class RegisterForm(LocalNumbersForm, forms.Form):
             if player.pk not in chosen:
                 chosen.add(player.pk)
                 players.append(player)
+        registered = set(self.tournament.registrations.values_list("player_id", flat=True))
+        if not confirm_elsewhere:  # every player seated elsewhere named at once
+            found = services.seated_elsewhere(
+                tournament=self.tournament,
+                number=services.entry_round(self.tournament),
+                rnd=None,
+                names=[p.name for p in players if p.pk not in registered],
+            )
+            if found:
+                raise services.elsewhere_conflict(found)
         added: list[Registration] = []
         already: list[str] = []
         for player in players:

@@ -31,6 +31,7 @@ from tournaments.services.events import (
 )
 from tournaments.services.order import entry_round
 from tournaments.services.origin import ORIGIN
+from tournaments.services.overlap import elsewhere_conflict, seated_elsewhere
 from tournaments.services.results import seat_results_write, standings_update
 from tournaments.services.rounds import (
     round_close,
@@ -46,6 +47,7 @@ from tournaments.services.substitutes import substitute_set
 __all__ = [
     "ORIGIN",
     "club_player_for_name",
+    "elsewhere_conflict",
     "entry_round",
     "game_changed",
     "is_director",
@@ -58,6 +60,7 @@ __all__ = [
     "round_seating_compute",
     "round_seating_run",
     "seat_results_write",
+    "seated_elsewhere",
     "standings_update",
     "substitute_set",
     "table_links_rotate",

@@ -172,7 +172,8 @@ def check_elsewhere(
         TournamentConflict: ``seated_elsewhere`` naming the first one (``name``,
             ``tournament`` and ``tournament_id``, ``round``, ``table``), every one in
             ``elsewhere``.
-        TournamentError: ``reason_needed`` (confirmed without a reason).
+        TournamentError: ``reason_needed`` (confirmed without a reason; ``elsewhere`` as
+            above).
     """
     found = people_elsewhere(tournament=tournament, number=number, rnd=rnd, names=names)
     if not found:
@@ -180,7 +181,9 @@ def check_elsewhere(
     if not confirm:
         raise elsewhere_conflict(found)
     if not isinstance(reason, str) or not reason.strip():
-        raise TournamentError("reason_needed.elsewhere", field="reason")
+        raise TournamentError(
+            "reason_needed.elsewhere", field="reason", elsewhere=[e.as_json() for e in found]
+        )
     return found
 
 
