@@ -1,5 +1,6 @@
 """Rounds: asking for a seating and computing it (``tournaments.seating``), publishing,
-closing, seating again, substitutes.
+closing, seating again (what it keeps of the substitutes: ``tournaments.services.substitutes``),
+a table's new links.
 
 Every function is keyword-only; every write is one transaction; tasks are enqueued after
 commit and are safe to run twice. The games of a round's tables are changed through the scoring
