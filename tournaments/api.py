@@ -38,6 +38,7 @@ from scoring.api import (
 )
 from scoring.api_parser import StrictJSONParser
 from scoring.names import NameSerializerField
+from scoring.permissions import MAX_REASON_LENGTH
 from scoring.serializers import GameNameField
 from tournaments import selectors, services
 from tournaments.models import (
@@ -110,6 +111,36 @@ def standings_body(tournament: Tournament) -> dict[str, Any]:
     """The standings of ``tournament`` as the API shows them (:class:`StandingsOut`)."""
     standings = selectors.standings(tournament)
     return dict(StandingsOut(standings, context={"basis": tournament.basis}).data)
+
+
+# --- confirmations ------------------------------------------------------------------------------
+
+
+class ConfirmInSerializer(StrictSerializer):
+    """What a director confirms with a write the club's other tables could refuse (one person,
+    one table at a time: README, "Tournaments")."""
+
+    confirm_elsewhere = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Seat (or register) people although they sit at another of the club's "
+        "tables at that time (the 409 ``seated_elsewhere`` names them); needs a reason, kept "
+        "in the audit.",
+    )
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=MAX_REASON_LENGTH,
+        trim_whitespace=False,
+        help_text="Why (kept in the tournament's audit); needed with ``confirm_elsewhere``.",
+    )
+
+
+def confirmed(request: Request, serializer: type[ConfirmInSerializer]) -> dict[str, Any]:
+    """The confirmations of an action's body (none sent: none), as the service takes them."""
+    data = serializer(data=request.data if request.data else {})
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
 
 
 # --- tournaments ------------------------------------------------------------------------------
@@ -189,9 +220,11 @@ class TournamentDetailApi(TournamentApiView):
 
 class RegistrationListApi(TournamentApiView):
     """``GET``: the registered players. ``POST``: register a club player (a director); between
-    rounds this is a late entry."""
+    rounds this is a late entry. A player who sits at another of the club's tables during the
+    round they would enter is refused (409 ``seated_elsewhere``, naming the tournament and
+    table) unless ``confirm_elsewhere`` with a ``reason``."""
 
-    class RegistrationInSerializer(StrictSerializer):
+    class RegistrationInSerializer(ConfirmInSerializer):
         player = serializers.IntegerField()
 
     @extend_schema(responses={200: RegistrationOut(many=True), **errors(*READ_ERRORS)})
@@ -214,11 +247,12 @@ class RegistrationListApi(TournamentApiView):
         tournament = self.tournament(tournament_id, direct=True)
         data = self.RegistrationInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = Player.objects.filter(pk=data.validated_data["player"]).first()
+        v = dict(data.validated_data)
+        player = Player.objects.filter(pk=v.pop("player")).first()
         if player is None:
             raise Http404
         registration = services.registration_add(
-            tournament=tournament, player=player, by=request.user
+            tournament=tournament, player=player, by=request.user, **v
         )
         return Response(RegistrationOut(registration).data, status=status.HTTP_201_CREATED)
 
@@ -246,7 +280,10 @@ class RoundListApi(TournamentApiView):
     the round's state shows when it is seated, or ``failed`` with its ``failure``). Asking
     again before it is published returns the same round (its seating sent again while it
     waits); asking again when its seating failed retries it (the players are checked again:
-    400 ``too_few_players`` when they still cannot fill a table)."""
+    400 ``too_few_players`` when they still cannot fill a table). A player who sits at another
+    of the club's tables at that time is refused (409 ``seated_elsewhere``, naming the
+    tournament and table; the seating task checks again, failing the round with that code)
+    unless ``confirm_elsewhere`` with a ``reason``."""
 
     @extend_schema(responses={200: RoundOut(many=True), **errors(*READ_ERRORS)})
     def get(self, request: Request, tournament_id: int) -> Response:
@@ -258,7 +295,7 @@ class RoundListApi(TournamentApiView):
         return Response(RoundOut(rounds, many=True, context={"director": director}).data)
 
     @extend_schema(
-        request=None,
+        request=ConfirmInSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={202: RoundOut, **errors(*ACTION_ERRORS)},
     )
@@ -268,6 +305,7 @@ class RoundListApi(TournamentApiView):
             tournament=tournament,
             by=request.user,
             idempotency_key=idempotency_key_of(request),
+            **confirmed(request, ConfirmInSerializer),
         )
         rnd.refresh_from_db()
         return Response(
@@ -323,18 +361,44 @@ class RoundCloseApi(RoundActionApi):
         return services.round_close(round=rnd, by=request.user)
 
 
-class RoundRegenerateApi(RoundActionApi):
+class RoundRegenerateApi(TournamentApiView):
     """``POST``: seat a round again while none of its results exist (after its standings were
-    superseded)."""
+    superseded). Its substitutes whose absent player is seated again take that player's new
+    seat; when the new seating leaves such a player out (withdrawn, sitting out), the request
+    is refused (409 ``substitutes_dropped``, naming them in ``substitutes``) unless
+    ``drop_substitutes`` confirms dropping them. Players who sit at another of the club's
+    tables at that time: as seating a round (``confirm_elsewhere`` with a ``reason``)."""
 
-    def act(self, rnd: Round, request: Request) -> Round:
-        return services.round_regenerate(round=rnd, by=request.user)
+    class RegenerateInSerializer(ConfirmInSerializer):
+        drop_substitutes = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text="Seat the round again although it drops the substitutes the 409 "
+            "``substitutes_dropped`` named (each kept in the audit as dropped).",
+        )
+
+    @extend_schema(
+        request=RegenerateInSerializer,
+        responses={200: RoundOut, **errors(*ACTION_ERRORS)},
+        examples=[example("Drop the substitutes named", {"drop_substitutes": True})],
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = self.tournament(tournament_id, direct=True)
+        rnd = services.round_regenerate(
+            round=self.round(tournament, number),
+            by=request.user,
+            **confirmed(request, self.RegenerateInSerializer),
+        )
+        rnd.refresh_from_db()
+        return Response(RoundOut(rnd, context={"director": True}).data)
 
 
 class SubstituteApi(TournamentApiView):
-    """``POST``: a substitute plays a registered player's seat in this round."""
+    """``POST``: a substitute plays a registered player's seat in this round. A substitute who
+    sits at another of the club's tables at that time is refused (409 ``seated_elsewhere``)
+    unless ``confirm_elsewhere`` with a ``reason``."""
 
-    class SubstituteInSerializer(StrictSerializer):
+    class SubstituteInSerializer(ConfirmInSerializer):
         registration = serializers.IntegerField()
         substitute = NameSerializerField()
 
@@ -353,11 +417,14 @@ class SubstituteApi(TournamentApiView):
             tournament=tournament,
             pk=data.validated_data["registration"],
         )
+        v = dict(data.validated_data)
+        del v["registration"]
         services.substitute_set(
             round=rnd,
             registration=registration,
-            substitute=data.validated_data["substitute"],
+            substitute=v.pop("substitute"),
             by=request.user,
+            **v,
         )
         rnd.refresh_from_db()
         return Response(RoundOut(rnd, context={"director": True}).data)

@@ -82,6 +82,20 @@ TOURNAMENT_MESSAGES: dict[str, Template] = {
     "already_seated.alike": _(
         "%(name)s and %(other)s are the same name: %(other)s already sits in round %(round)s"
     ),
+    "seated_elsewhere": _(
+        "%(name)s already sits at table %(table)s of %(tournament)s (round %(round)s) at that "
+        "time; a director may confirm it, with a reason"
+    ),
+    "reason_needed.elsewhere": _(
+        "give the reason for seating someone at two of the club's tables at once"
+    ),
+    "substitutes_dropped": ngettext_lazy(
+        "seating round %(round)s again drops the substitute of %(names)s, who is no longer "
+        "seated in it; confirm to drop it",
+        "seating round %(round)s again drops the substitutes of %(names)s, who are no longer "
+        "seated in it; confirm to drop them",
+        "count",
+    ),
     "bad_reason": _("a reason is text of at most %(max)s characters"),
     "seating_unfinished": _(
         "the seating was started %(attempts)s times and never finished; try again, and if it "

@@ -290,6 +290,14 @@ class Round(models.Model):
     seat_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
     seat_attempts = models.PositiveSmallIntegerField(default=0, editable=False)
     failure = models.JSONField(_("why the seating failed"), null=True, blank=True)
+    # Seating the round again (``services.round_regenerate``) keeps its substitutes whose
+    # absent player is seated again: [{"registration": id, "substitute": name}], applied to the
+    # new seats by the seating task, then emptied.
+    kept_substitutes = models.JSONField(default=list, blank=True, editable=False)
+    # A director confirmed, with a reason (kept in the audit), seating this round although some
+    # of its players sit at another of the club's tables at that time
+    # (``services.overlap``): the seating task does not refuse them.
+    elsewhere_confirmed = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ("tournament", "number")
@@ -439,6 +447,7 @@ class AuditEntry(models.Model):
         CLOSE = "close", _("Closed a round")
         COMPLETE = "complete", _("Round complete")
         SUBSTITUTE = "substitute", _("Put in a substitute")
+        DROP_SUBSTITUTE = "drop_substitute", _("Dropped a substitute")
         ROTATE = "rotate", _("Changed a table's links")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")

@@ -79,6 +79,29 @@ def _who(line: selectors.AuditLine) -> str:
 
 
 def _what(line: selectors.AuditLine, actions: dict[str, str]) -> str:
+    """What a step did, with what it kept, dropped or was confirmed despite (issue 24)."""
+    text = _step(line, actions)
+    details = line.details if line.source != "hand" else {}
+    if details.get("kept") is True:
+        text = _("%(what)s (kept when the round was seated again)") % {"what": text}
+    if details.get("at_seating"):
+        text = _("%(what)s (the new seating left its player out)") % {"what": text}
+    if details.get("elsewhere"):
+        where = [
+            l10n.sentence(
+                _("%(name)s: table %(table)s of %(tournament)s, round %(round)s"),
+                {k: e.get(k, "") for k in ("name", "table", "tournament", "round")},
+            )
+            for e in details["elsewhere"]
+        ]
+        text = _("%(what)s; confirmed while seated elsewhere: %(where)s") % {
+            "what": text,
+            "where": "; ".join(where),
+        }
+    return text
+
+
+def _step(line: selectors.AuditLine, actions: dict[str, str]) -> str:
     details = line.details
     if line.source == "hand":
         text = actions.get(line.action, line.action)

@@ -58,6 +58,7 @@ from tournaments.forms import (
 )
 from tournaments.languages import tournament_language
 from tournaments.models import Club, Registration, Round, Table, Tournament
+from tournaments.pages_confirm import ask_first, confirmation_of
 
 #: How often the live grid asks for news while a round is being seated or played (seconds).
 GRID_POLL_SECONDS = 5
@@ -410,7 +411,8 @@ def round_grid(request: HtmxHttpRequest, tournament: Tournament, number: int) ->
 @director_required("POST")
 def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """Register club players and names (new names become club players); between rounds,
-    late entries."""
+    late entries. Someone seated at another of the club's tables at that time: the
+    confirmation step (:mod:`tournaments.pages_confirm`)."""
     form = RegisterForm(request.POST, tournament=tournament)
     if not form.is_valid():
         for errors in form.errors.values():
@@ -418,8 +420,15 @@ def register(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
                 messages.error(request, cast(str, error))  # an ErrorList yields its messages
         return _back(request, tournament)
     try:
-        result = form.save(by=request.user)
+        result = form.save(
+            by=request.user,
+            reason=_reason(request),
+            confirm_elsewhere=confirmation_of(request)["confirm_elsewhere"],
+        )
     except TournamentError as exc:
+        action = reverse("tournaments:register", args=[tournament.pk])
+        if page := ask_first(request, tournament, exc, action=action):
+            return page
         _refused(request, exc)
     else:
         for text in registered_text(result):
@@ -451,16 +460,24 @@ def seat(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """Seat the next round (the seating runs as a task: at once in the embedded mode; the
     grid shows "seating…" meanwhile). Asking twice gives the same round. The same form asks
     again for a seating that waits too long, and retries one that failed (with its
-    ``idempotency_key``: a double tap retries once)."""
+    ``idempotency_key``: a double tap retries once). Someone seated at another of the club's
+    tables at that time: the confirmation step (:mod:`tournaments.pages_confirm`)."""
     try:
         key = idempotency.clean_key(request.POST.get("idempotency_key"))
     except idempotency.KeyRefused as exc:
         return HttpResponseBadRequest(str(exc.message))
     try:
         rnd, _created = services.round_seat(
-            tournament=tournament, by=request.user, reason=_reason(request), idempotency_key=key
+            tournament=tournament,
+            by=request.user,
+            reason=_reason(request),
+            idempotency_key=key,
+            confirm_elsewhere=confirmation_of(request)["confirm_elsewhere"],
         )
     except TournamentError as exc:
+        action = reverse("tournaments:seat", args=[tournament.pk])
+        if page := ask_first(request, tournament, exc, action=action, keyed=True):
+            return page
         _refused(request, exc)
         return _back(request, tournament)
     return _back(request, tournament, rnd.number)
@@ -511,19 +528,35 @@ def close(request: HtmxHttpRequest, tournament: Tournament, number: int) -> Http
 
 @director_required("POST")
 def regenerate(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    """Seat a round again on the current standings, while none of its results exist."""
-    return _round_action(
-        request,
-        tournament,
-        number,
-        lambda rnd: services.round_regenerate(round=rnd, by=request.user, reason=_reason(request)),
-        _("Round %(round)d is being seated again on the current standings."),
-    )
+    """Seat a round again on the current standings, while none of its results exist. The
+    substitutes it would drop, or someone seated at another of the club's tables at that
+    time: the confirmation step (:mod:`tournaments.pages_confirm`)."""
+    rnd = _round(tournament, number)
+    try:
+        services.round_regenerate(
+            round=rnd, by=request.user, reason=_reason(request), **confirmation_of(request)
+        )
+    except TournamentError as exc:
+        action = reverse("tournaments:regenerate", args=[tournament.pk, number])
+        if page := ask_first(request, tournament, exc, action=action, number=number):
+            return page
+        _refused(request, exc, round=number)
+    else:
+        messages.success(
+            request,
+            l10n.sentence(
+                _("Round %(round)d is being seated again on the current standings."),
+                {"round": number},
+            ),
+        )
+    return _back(request, tournament, number)
 
 
 @director_required("POST")
 def substitute(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    """A substitute plays a seated player's seat in this round."""
+    """A substitute plays a seated player's seat in this round. A substitute seated at another
+    of the club's tables at that time: the confirmation step
+    (:mod:`tournaments.pages_confirm`)."""
     rnd = _round(tournament, number)
     form = SubstituteForm(request.POST, round=rnd)
     if not form.is_valid():
@@ -540,8 +573,12 @@ def substitute(request: HtmxHttpRequest, tournament: Tournament, number: int) ->
             substitute=name,
             by=request.user,
             reason=_reason(request),
+            confirm_elsewhere=confirmation_of(request)["confirm_elsewhere"],
         )
     except TournamentError as exc:
+        action = reverse("tournaments:substitute", args=[tournament.pk, number])
+        if page := ask_first(request, tournament, exc, action=action, number=number):
+            return page
         _refused(request, exc, name=name)
     else:
         messages.success(

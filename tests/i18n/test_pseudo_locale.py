@@ -48,6 +48,7 @@ pytestmark = pytest.mark.django_db
 VOID_REASON = "Mia dealt twice"
 DISPUTE_REASON = "Ben held KD"
 WITHDRAW_REASON = "Ivo went home"
+BOTH_REASON = "Mia plays both"  # registered and seated while at the demo's Rook tables
 
 #: Names people typed in the world of this test: players, the club, the tournament, the demo
 #: login.
@@ -61,6 +62,7 @@ TYPED = [
     VOID_REASON,
     DISPUTE_REASON,
     WITHDRAW_REASON,
+    BOTH_REASON,
 ]
 
 #: What may stay in plain ASCII letters besides names and card notation, each with why.
@@ -94,13 +96,15 @@ class World:
 
 
 def first_round_published(club: Club, director: Any, kind: str) -> Tournament:
-    """A tournament of ``kind`` for the demo's four players, round 1 seated and published."""
+    """A tournament of ``kind`` for the demo's four players, round 1 seated and published (the
+    director confirming that they sit at the demo's Rook tables at the same time)."""
     tournament, _ = tournaments.tournament_create(
         club=club, created_by=director, name=f"Demo {kind} Cup", kind=kind, rounds=2
     )
+    both = {"confirm_elsewhere": True, "reason": BOTH_REASON}
     for player in club.players.filter(name__in=demo.DEMO_PLAYERS):
-        tournaments.registration_add(tournament=tournament, player=player)
-    rnd, _ = tournaments.round_seat(tournament=tournament)
+        tournaments.registration_add(tournament=tournament, player=player, **both)
+    rnd, _ = tournaments.round_seat(tournament=tournament, **both)
     tournaments.round_publish(round=tournaments.round_seating_compute(round_id=rnd.pk))
     return tournament
 
@@ -344,7 +348,9 @@ def later_states(world: World) -> None:
 
     bluke_cup = world.tournaments["bluke"]
     tournaments.round_close(round=world.round("bluke"), by=world.director)
-    rnd, _ = tournaments.round_seat(tournament=bluke_cup)
+    rnd, _ = tournaments.round_seat(
+        tournament=bluke_cup, confirm_elsewhere=True, reason=BOTH_REASON
+    )
     tournaments.round_publish(round=tournaments.round_seating_compute(round_id=rnd.pk))
     tournaments.round_close(round=world.round("bluke"), by=world.director)
 

@@ -633,6 +633,7 @@ HAND_WRITTEN_KEYS = {
     "scoring/seat_links.html": "links_rotate (naturally once: the key is not read)",
     "tournaments/_seat_again.html": "tournaments.pages_director.seat (clean_key)",
     "tournaments/_grid.html": "tournaments.pages_director.seat (clean_key)",
+    "tournaments/confirm.html": "tournaments.pages_director.seat (clean_key), confirmed",
     "base.html": "config.views.LanguageForm (the language switcher)",
 }
 

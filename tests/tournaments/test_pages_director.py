@@ -865,7 +865,11 @@ def test_bluke_and_tonk_cards_say_which_hands_to_play(
     web: Client, club: Club, director: Any, django_capture_on_commit_callbacks: Capture
 ) -> None:
     bluke = make_tournament(club, director, kind="bluke", name="Bluke", rounds=5, hands_per_round=5)
-    register_all(bluke, NAMES[:8])
+    # Players of its own: the Tonk tables play at the same time (one person, one table at a time).
+    others = tuple(f"Bluke player {i}" for i in range(1, 9))
+    for name in others:
+        PlayerFactory(club=club, name=name)
+    register_all(bluke, others)
     seat_round(bluke, django_capture_on_commit_callbacks)
     tonk, _rnd = _tonk_with_two_tables(
         club, director, django_capture_on_commit_callbacks, stake="0.25", currency="EUR"

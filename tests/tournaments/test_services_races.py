@@ -187,10 +187,10 @@ def race_calls(director: Any, rnd: Round) -> tuple[list[int], list[Callable[[], 
 def test_regenerate_racing_first_hands_answers_no_500_and_loses_no_hand(
     club: Club, director: Any, make_players: Callable[[int], list[Player]]
 ) -> None:
-    players = make_players(6)
     winners: Counter[int] = Counter()
     for _race in range(RACES):
-        rnd = published_round(club, director, players)
+        # players of its own each race: one person, one table at a time (issue 24)
+        rnd = published_round(club, director, make_players(6))
         old_games, calls = race_calls(director, rnd)
         answers = at_once(len(calls), lambda i, calls=calls: calls[i]())
         check_regenerate_race(rnd, old_games, answers)
@@ -294,8 +294,8 @@ def test_publish_and_close_by_two_directors_at_once(
     club: Club, director: Any, make_players: Callable[[int], list[Player]]
 ) -> None:
     other = MembershipFactory(club=club, role=Membership.Role.DIRECTOR).user
-    players = make_players(6)
     for _race in range(RACES // 5):
+        players = make_players(6)  # its own: one person, one table at a time (issue 24)
         tournament, _ = services.tournament_create(
             club=club, created_by=director, name=f"pc {uuid.uuid4().hex[:6]}", kind="tonk", rounds=2
         )
@@ -336,9 +336,9 @@ def test_two_directors_regenerating_at_once_seat_the_round_once(
     club: Club, director: Any, make_players: Callable[[int], list[Player]]
 ) -> None:
     other = MembershipFactory(club=club, role=Membership.Role.DIRECTOR).user
-    players = make_players(6)
     for _race in range(RACES // 5):
-        rnd = published_round(club, director, players)
+        # players of its own each race: one person, one table at a time (issue 24)
+        rnd = published_round(club, director, make_players(6))
         old_games = set(Table.objects.filter(round=rnd).values_list("game_id", flat=True))
         calls = [round_action(director, rnd, "regenerate"), round_action(other, rnd, "regenerate")]
 

@@ -108,13 +108,18 @@ class RegisterForm(LocalNumbersForm, forms.Form):
         return cleaned
 
     @transaction.atomic
-    def save(self, *, by: Any = None) -> Registered:
+    def save(
+        self, *, by: Any = None, reason: object = "", confirm_elsewhere: bool = False
+    ) -> Registered:
         """Create the players the names are new for, and register everyone (one transaction:
         a refusal other than "already registered" registers nobody and creates nobody); each
-        registration is kept in the audit as ``by``'s (the director).
+        registration is kept in the audit as ``by``'s (the director), with ``reason``;
+        ``confirm_elsewhere``: the director confirmed registering players seated at another of
+        the club's tables at that time.
 
         Raises:
-            TournamentError: from :func:`tournaments.services.registration_add`.
+            TournamentError: from :func:`tournaments.services.registration_add`;
+                ``seated_elsewhere`` naming every player seated elsewhere at that time.
         """
         players: list[Player] = list(self.cleaned_data.get("players") or [])
         chosen = {p.pk for p in players}
@@ -123,12 +128,28 @@ class RegisterForm(LocalNumbersForm, forms.Form):
             if player.pk not in chosen:
                 chosen.add(player.pk)
                 players.append(player)
+        registered = set(self.tournament.registrations.values_list("player_id", flat=True))
+        if not confirm_elsewhere:  # every player seated elsewhere named at once
+            found = services.seated_elsewhere(
+                tournament=self.tournament,
+                number=services.entry_round(self.tournament),
+                rnd=None,
+                names=[p.name for p in players if p.pk not in registered],
+            )
+            if found:
+                raise services.elsewhere_conflict(found)
         added: list[Registration] = []
         already: list[str] = []
         for player in players:
             try:
                 added.append(
-                    services.registration_add(tournament=self.tournament, player=player, by=by)
+                    services.registration_add(
+                        tournament=self.tournament,
+                        player=player,
+                        by=by,
+                        reason=reason,
+                        confirm_elsewhere=confirm_elsewhere,
+                    )
                 )
             except TournamentError as exc:
                 if exc.code != "already_registered":

@@ -2,7 +2,11 @@
 
 - :mod:`~tournaments.services.events`: tournaments, registrations and withdrawals;
 - :mod:`~tournaments.services.rounds`: asking for a seating, publishing, closing, seating
-  again, substitutes, a table's new links;
+  again, a table's new links;
+- :mod:`~tournaments.services.substitutes`: substitutes, and what seating a round again keeps
+  of them;
+- :mod:`~tournaments.services.overlap`: one person, one table at a time (when two of the
+  club's rounds overlap, and who sits elsewhere then);
 - :mod:`~tournaments.services.seatings`: the seating as background work (computed through the
   pure ``tournaments.seating``; attempts, failures, sent again by the tick);
 - :mod:`~tournaments.services.audit`: the tournament's audit entries (who, when, why);
@@ -20,28 +24,30 @@ with ``_`` that one module imports from another are shared within this package o
 from tournaments.services.clock import tick
 from tournaments.services.events import (
     club_player_for_name,
-    entry_round,
     is_director,
     registration_add,
     registration_withdraw,
     tournament_create,
 )
+from tournaments.services.order import entry_round
 from tournaments.services.origin import ORIGIN
+from tournaments.services.overlap import elsewhere_conflict, seated_elsewhere
 from tournaments.services.results import seat_results_write, standings_update
 from tournaments.services.rounds import (
     round_close,
     round_publish,
     round_regenerate,
     round_seat,
-    substitute_set,
     table_links_rotate,
 )
 from tournaments.services.seam import game_changed
 from tournaments.services.seatings import round_seating_compute, round_seating_run
+from tournaments.services.substitutes import substitute_set
 
 __all__ = [
     "ORIGIN",
     "club_player_for_name",
+    "elsewhere_conflict",
     "entry_round",
     "game_changed",
     "is_director",
@@ -54,6 +60,7 @@ __all__ = [
     "round_seating_compute",
     "round_seating_run",
     "seat_results_write",
+    "seated_elsewhere",
     "standings_update",
     "substitute_set",
     "table_links_rotate",

@@ -31,6 +31,14 @@ from tournaments.models import (
 )
 from tournaments.services.audit import _audit
 from tournaments.services.keys import _key_reused, _replay_or_refuse
+from tournaments.services.order import (
+    _last_round,
+    _last_seated_number,
+    _players_changed,
+    _players_locked,
+    entry_round,
+)
+from tournaments.services.overlap import check_elsewhere
 from tournaments.services.results import _results_changed
 
 
@@ -254,60 +262,6 @@ def tournament_create(
     return tournament, True
 
 
-def _last_round(tournament: Tournament) -> Round | None:
-    return tournament.round_set.order_by("-number").first()
-
-
-def _last_seated_number(last: Round | None) -> int:
-    """The number of the last round a player withdrawing now was seated in (0: none): the
-    latest round, unless its seating is still to come (planned, or failed: it will be seated
-    without them)."""
-    if last is None:
-        return 0
-    if last.state in (Round.State.PLANNED, Round.State.FAILED):
-        return last.number - 1
-    return last.number
-
-
-def _players_locked(tournament_id: int) -> None:
-    """Lock the tournament's latest round, if any, then the tournament: what every change to
-    its players or to which round comes next locks first, in that order (the seating task,
-    publishing and regenerating lock a round with its tournament; the scoring seam a round,
-    then updates the tournament).
-
-    A seating running now holds both: a late entry or a withdrawal waits for it, then sees the
-    round seated (and flags it) instead of slipping in while the players are read. The
-    tournament's lock also covers the round this one may have missed: one being created now
-    (its creator holds the tournament), or round 1 (no round to lock yet)."""
-    list(
-        Round.objects.select_for_update()
-        .filter(tournament_id=tournament_id)
-        .order_by("-number")
-        .values_list("pk", flat=True)[:1]
-    )
-    list(Tournament.objects.select_for_update().filter(pk=tournament_id).values_list("pk"))
-
-
-def _players_changed(tournament: Tournament) -> None:
-    """The players changed while the latest round is seated but not published: its seating no
-    longer fits them, so it is flagged to be seated again (while it has no results)."""
-    Round.objects.filter(
-        tournament=tournament, state=Round.State.SEATED, number=entry_round(tournament)
-    ).update(superseded=True)
-
-
-def entry_round(tournament: Tournament) -> int:
-    """The first round a player registered now can play: the latest round while it is not
-    yet published (its seating may be done again to take them: :func:`round_regenerate`; a
-    failed seating's retry seats them), else the next one."""
-    last = _last_round(tournament)
-    if last is None:
-        return 1
-    if last.state in (Round.State.PLANNED, Round.State.SEATED, Round.State.FAILED):
-        return last.number
-    return last.number + 1
-
-
 @transaction.atomic
 def club_player_for_name(*, club: Club, name: str) -> Player:
     """The club player ``name`` names, by the name rule: the player whose name has the same
@@ -351,7 +305,12 @@ def _check_seatable(tournament: Tournament, players: int) -> None:
 
 @transaction.atomic
 def registration_add(
-    *, tournament: Tournament, player: Player, by: Any = None, reason: object = ""
+    *,
+    tournament: Tournament,
+    player: Player,
+    by: Any = None,
+    reason: object = "",
+    confirm_elsewhere: bool = False,
 ) -> Registration:
     """Register ``player`` (a player of the tournament's club). Between rounds this is a late
     entry: the player is seated from the next round and misses the earlier ones (scored as
@@ -362,9 +321,13 @@ def registration_add(
     for the table sizes: it is how a director mends a round whose players cannot fill a table
     (a failed seating then retried, a seating superseded then seated again).
 
+    A player who sits at another of the club's tables during the round they would enter
+    (``tournaments.services.overlap``) is refused (409 ``seated_elsewhere``) unless a director
+    confirms it (``confirm_elsewhere``) with a ``reason``, kept in the audit (``elsewhere``).
+
     Raises:
         TournamentError: ``other_club``, ``already_registered``, ``finished`` (every round is
-            seated), ``bad_reason``.
+            seated), ``bad_reason``, ``reason_needed``; TournamentConflict ``seated_elsewhere``.
     """
     if player.club_id != tournament.club_id:
         raise TournamentError(  # no name: other clubs' players are not to be discovered
@@ -383,6 +346,15 @@ def registration_add(
         raise TournamentError(
             "already_registered", params={"name": player.name}, field="player"
         ) from None
+    elsewhere = check_elsewhere(  # refused: the transaction undoes the registration
+        tournament=tournament,
+        number=from_round,
+        rnd=None,  # not published: it starts when it is
+        names=[player.name],
+        confirm=confirm_elsewhere,
+        reason=reason,
+    )
+    extra: dict[str, Any] = {"elsewhere": [e.as_json() for e in elsewhere]} if elsewhere else {}
     _audit(
         tournament.pk,
         AuditEntry.Action.REGISTER,
@@ -392,6 +364,7 @@ def registration_add(
         player=player.name,
         registration=registration.pk,
         late=_last_round(tournament) is not None,
+        **extra,
     )
     _players_changed(tournament)
     _results_changed(tournament.pk)  # a new line in the standings

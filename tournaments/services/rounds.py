@@ -1,5 +1,6 @@
 """Rounds: asking for a seating and computing it (``tournaments.seating``), publishing,
-closing, seating again, substitutes.
+closing, seating again (what it keeps of the substitutes: ``tournaments.services.substitutes``),
+a table's new links.
 
 Every function is keyword-only; every write is one transaction; tasks are enqueued after
 commit and are safe to run twice. The games of a round's tables are changed through the scoring
@@ -9,7 +10,7 @@ changes back to this app, which does what follows them itself."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -17,30 +18,34 @@ from django.utils import timezone
 from ops import idempotency
 from ops.background import enqueue
 from scoring import services as scoring_services
-from scoring.errors import SeatsFixed
 from scoring.models import Game, Hand
 from scoring.permissions import Actor
-from scoring.services import SeatSpec
-from tonkrules.errors import PlayerError
 from tonkrules.messages import Listing
-from tonkrules.names import clean_name, name_key
-from tonkrules.sheet import SheetError
 from tournaments import tasks
-from tournaments.errors import TournamentConflict, TournamentError
+from tournaments.errors import TournamentConflict
 from tournaments.models import (
     AuditEntry,
     Registration,
     Round,
     SeatResult,
     Table,
-    TableSeat,
     Tournament,
 )
 from tournaments.services.audit import _audit
-from tournaments.services.events import _active, _check_seatable, _last_round, _players_locked
+from tournaments.services.events import _active, _check_seatable
 from tournaments.services.keys import _seat_replayed
+from tournaments.services.order import _last_round, _players_locked
 from tournaments.services.origin import ORIGIN
+from tournaments.services.overlap import check_elsewhere
 from tournaments.services.results import _results_changed
+from tournaments.services.seatings import seating_chosen
+from tournaments.services.substitutes import (
+    Substitution,
+    audit_dropped,
+    dropped_conflict,
+    substitutions,
+    substitutions_split,
+)
 
 
 @transaction.atomic
@@ -50,6 +55,7 @@ def round_seat(
     by: Any = None,
     reason: object = "",
     idempotency_key: str | None = None,
+    confirm_elsewhere: bool = False,
 ) -> tuple[Round, bool]:
     """Ask for the next round's seating; the seating itself runs as a task after commit. A
     round created now is kept in the audit (``seat``) with ``by`` (the director; None: the
@@ -73,7 +79,11 @@ def round_seat(
     create (``ops.idempotency.refuse_if_held_elsewhere``).
 
     Every request that would seat checks first that the active players can fill a table
-    (``tournaments.seating.check_seatable``); nothing is saved when they cannot.
+    (``tournaments.seating.check_seatable``); nothing is saved when they cannot. It then
+    checks that none of them sits at another of the club's tables at that time
+    (``tournaments.services.overlap``): refused unless a director confirms it
+    (``confirm_elsewhere``) with a ``reason``, kept in the audit entry (``elsewhere``); the
+    seating task checks again (``round_seating_compute``).
 
     Returns:
         (the round, whether it was created now). Its state shows when it is seated.
@@ -81,15 +91,18 @@ def round_seat(
     Raises:
         TournamentConflict: ``round_not_complete`` (round r is being played), ``all_seated``.
         TournamentConflict: ``idempotency_key_reused``: the key was used for another request.
+        TournamentConflict: ``seated_elsewhere`` (naming the other tournament and table).
         TournamentError: ``too_few_players`` (fewer active players than the smallest table:
-            "4 players cannot fill a table: the smallest table seats 5"), ``bad_reason``.
+            "4 players cannot fill a table: the smallest table seats 5"), ``bad_reason``,
+            ``reason_needed`` (confirmed without a reason).
     """
     _players_locked(tournament.pk)  # the latest round, then the tournament: one order
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     key = idempotency_key or ""
-    fingerprint = idempotency.fingerprint(
-        "POST", f"tournaments/{tournament.pk}/rounds", {"reason": str(reason or "")}
-    )
+    body: dict[str, Any] = {"reason": str(reason or "")}
+    if confirm_elsewhere:
+        body["confirm_elsewhere"] = True
+    fingerprint = idempotency.fingerprint("POST", f"tournaments/{tournament.pk}/rounds", body)
     if key:
         replayed = _seat_replayed(by, key, fingerprint)
         if replayed is not None:
@@ -113,7 +126,10 @@ def round_seat(
             )
         return last, False
     if last is not None and last.state == Round.State.FAILED:
-        return _seating_retry(last, by=by, reason=reason, keyed=keyed), False
+        retried = _seating_retry(
+            last, by=by, reason=reason, keyed=keyed, confirm_elsewhere=confirm_elsewhere
+        )
+        return retried, False
     if last is not None and last.state != Round.State.COMPLETE:
         raise TournamentConflict(
             "round_not_complete",
@@ -122,12 +138,27 @@ def round_seat(
     number = last.number + 1 if last is not None else 1
     if number > tournament.round_count:
         raise TournamentConflict("all_seated", params={"rounds": tournament.round_count})
-    _check_seatable(tournament, len(_active(tournament, number)))
+    active = _active(tournament, number)
+    _check_seatable(tournament, len(active))
+    elsewhere = check_elsewhere(
+        tournament=tournament,
+        number=number,
+        rnd=None,
+        names=[r.player.name for r in active],
+        confirm=confirm_elsewhere,
+        reason=reason,
+    )
+    if elsewhere:
+        keyed["elsewhere"] = [e.as_json() for e in elsewhere]
     now = timezone.now()
     try:
         with transaction.atomic():
             rnd = Round.objects.create(
-                tournament=tournament, number=number, seat_asked_at=now, seat_sent_at=now
+                tournament=tournament,
+                number=number,
+                seat_asked_at=now,
+                seat_sent_at=now,
+                elsewhere_confirmed=bool(elsewhere),
             )
     except IntegrityError:  # a concurrent request created it first
         return Round.objects.get(tournament=tournament, number=number), False
@@ -143,17 +174,41 @@ def round_seat(
     return rnd, True
 
 
-def _seating_retry(rnd: Round, *, by: Any, reason: object, keyed: dict[str, Any]) -> Round:
+def _seating_retry(
+    rnd: Round, *, by: Any, reason: object, keyed: dict[str, Any], confirm_elsewhere: bool
+) -> Round:
     """Ask again for failed round ``rnd``'s seating (its tournament's row locked):
-    :func:`round_seat`'s retry; ``keyed``: the request's key and fingerprint for its audit
-    entry (none: empty)."""
+    :func:`round_seat`'s retry, its players checked again (the table sizes, anyone sitting
+    elsewhere then); ``keyed``: the request's key and fingerprint for its audit entry (none:
+    empty)."""
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
     if rnd.state != Round.State.FAILED:
         return rnd
-    _check_seatable(rnd.tournament, len(_active(rnd.tournament, rnd.number)))
+    active = _active(rnd.tournament, rnd.number)
+    _check_seatable(rnd.tournament, len(active))
+    elsewhere = check_elsewhere(
+        tournament=rnd.tournament,
+        number=rnd.number,
+        rnd=rnd,
+        names=[r.player.name for r in active],
+        confirm=confirm_elsewhere,
+        reason=reason,
+    )
     _seating_asked_again(rnd)
-    rnd.save(update_fields=("state", "seat_asked_at", "seat_sent_at", "seat_attempts", "failure"))
+    rnd.elsewhere_confirmed = bool(elsewhere)
+    rnd.save(
+        update_fields=(
+            "state",
+            "seat_asked_at",
+            "seat_sent_at",
+            "seat_attempts",
+            "failure",
+            "elsewhere_confirmed",
+        )
+    )
     details: dict[str, Any] = {"retry": True, **keyed}
+    if elsewhere:
+        details["elsewhere"] = [e.as_json() for e in elsewhere]
     _audit(
         rnd.tournament_id,
         AuditEntry.Action.SEAT,
@@ -311,17 +366,36 @@ def _games_locked(rnd: Round) -> list[int]:
 
 
 @transaction.atomic
-def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Round:
+def round_regenerate(
+    *,
+    round: Round,
+    by: Any = None,
+    reason: object = "",
+    drop_substitutes: bool = False,
+    confirm_elsewhere: bool = False,
+) -> Round:
     """Seat a round again (after its standings or its players changed), while none of its
     results exist: its tables and games are removed and the seating task runs again. Kept in
-    the audit (``regenerate``) with ``by`` and ``reason``. Refused, before anything changes,
-    when the round's active players cannot fill a table (a withdrawal since it was seated):
-    its tables stay as they are.
+    the audit (``regenerate``, with the substitutions ``kept`` and ``dropped``) with ``by`` and
+    ``reason``. Refused, before anything changes, when the round's active players cannot fill
+    a table (a withdrawal since it was seated): its tables stay as they are.
+
+    What seating keeps (issue 24): each substitute whose absent player the new seating seats
+    again takes that player's new seat (``tournaments.services.substitutes``). The new seating
+    is computed here to know it (only when the round has substitutes; the task computes the
+    same from the same inputs). A substitution whose player it leaves out (withdrawn since,
+    sitting out) is dropped only when the director confirms it (``drop_substitutes``);
+    otherwise the request is refused naming them. Each one dropped is kept in the audit
+    (``drop_substitute``).
+
+    Its players are checked as :func:`round_seat` checks them for anyone sitting at another
+    of the club's tables at that time (``confirm_elsewhere`` with a ``reason``).
 
     Raises:
-        TournamentConflict: ``results_exist``, ``complete``.
+        TournamentConflict: ``results_exist``, ``complete``; ``substitutes_dropped`` (the
+            ``substitutes`` it would drop); ``seated_elsewhere``.
         TournamentError: ``too_few_players`` ("4 players cannot fill a table: the smallest
-            table seats 5"), ``bad_reason``.
+            table seats 5"), ``bad_reason``, ``reason_needed``.
     """
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
     if rnd.state == Round.State.COMPLETE:
@@ -334,7 +408,26 @@ def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Ro
             "results_exist",
             round=rnd.number,
         )
-    _check_seatable(rnd.tournament, len(_active(rnd.tournament, rnd.number)))
+    active = _active(rnd.tournament, rnd.number)
+    _check_seatable(rnd.tournament, len(active))
+    found = substitutions(rnd)
+    kept: list[Substitution] = []
+    dropped: list[Substitution] = []
+    if found:
+        _by_id, chosen = seating_chosen(rnd.tournament, rnd.number)
+        seated = {cast(int, i) for table in chosen.tables for i in table.players}
+        kept, dropped = substitutions_split(found, seated)
+        if dropped and not drop_substitutes:
+            raise dropped_conflict(rnd, dropped)
+    subbed = {s.registration: s.substitute for s in kept}
+    elsewhere = check_elsewhere(
+        tournament=rnd.tournament,
+        number=rnd.number,
+        rnd=None,  # to be seated now
+        names=[subbed.get(r.pk, r.player.name) for r in active],
+        confirm=confirm_elsewhere,
+        reason=reason,
+    )
     rnd.seats.all().delete()
     rnd.sit_outs.all().delete()
     # The players who withdrew while it was seated are seated in it no more (the seating
@@ -347,120 +440,25 @@ def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Ro
     Game.objects.filter(pk__in=games).delete()
     rnd.superseded = False
     rnd.published_at = rnd.deadline = rnd.seated_at = rnd.time_called_at = None
+    rnd.kept_substitutes = [
+        {"registration": s.registration, "substitute": s.substitute} for s in kept
+    ]
+    rnd.elsewhere_confirmed = bool(elsewhere)
     _seating_asked_again(rnd)
     rnd.save()
+    extra: dict[str, Any] = {"elsewhere": [e.as_json() for e in elsewhere]} if elsewhere else {}
     _audit(
         rnd.tournament_id,
         AuditEntry.Action.REGENERATE,
         by=by,
         reason=reason,
         round_number=rnd.number,
+        kept=[s.as_json() for s in kept],
+        dropped=[s.as_json() for s in dropped],
+        **extra,
     )
+    audit_dropped(rnd, dropped, by=by, reason=reason)
     return rnd
-
-
-@transaction.atomic
-def substitute_set(
-    *,
-    round: Round,
-    registration: Registration,
-    substitute: str,
-    by: Any = None,
-    reason: object = "",
-) -> TableSeat:
-    """A substitute plays ``registration``'s seat in ``round``: the hands are recorded under
-    the substitute, and the registered player misses the round. Kept in the audit
-    (``substitute``, with the table) with ``by`` and ``reason``.
-
-    Raises:
-        TournamentError: ``not_seated`` (the player has no seat that round), ``already_seated``
-            (the substitute already sits in this round), ``registered`` (the substitute is a
-            registered player of the tournament); both by the name rule
-            (``tonkrules.names.name_key``), the ``.alike`` variants naming both spellings;
-            ``bad_name`` (a name the name rule refuses, ``tonkrules.names.clean_name``),
-            ``bad_reason``.
-        TournamentConflict: ``results_exist`` (the table has hands), ``complete``.
-    """
-    rnd = Round.objects.select_for_update().get(pk=round.pk)
-    if rnd.state == Round.State.COMPLETE:
-        raise TournamentConflict("complete", params={"round": rnd.number})
-    if not (substitute or "").strip():
-        raise TournamentError("bad_name.substitute", field="substitute")
-    try:
-        name = clean_name(substitute)
-    except PlayerError as exc:
-        raise TournamentError.because("bad_name", exc, field="substitute") from exc
-    seat = (
-        TableSeat.objects.select_related("table__game")
-        .filter(round=rnd, registration=registration)
-        .first()
-    )
-    if seat is None:
-        raise TournamentError(
-            "not_seated.player", params={"name": registration.player.name, "round": rnd.number}
-        )
-    key = name_key(name)
-    taken = [n for n in _names_in_round(rnd) if name_key(n) == key]
-    if taken and taken[0] == name:
-        raise TournamentError(
-            "already_seated", params={"name": name, "round": rnd.number}, field="substitute"
-        )
-    if taken:
-        raise TournamentError(
-            "already_seated.alike",
-            params={"name": name, "other": taken[0], "round": rnd.number},
-            field="substitute",
-        )
-    registered = (
-        rnd.tournament.registrations.filter(player__name_key=key)
-        .values_list("player__name", flat=True)
-        .first()
-    )
-    if registered == name:
-        raise TournamentError("registered", params={"name": name}, field="substitute")
-    if registered is not None:
-        raise TournamentError(
-            "registered.alike", params={"name": name, "other": registered}, field="substitute"
-        )
-    try:
-        scoring_services.seat_replace(
-            game=seat.table.game,
-            position=seat.position,
-            # No player id: a substitute's results count for nobody in these standings, even if
-            # they register later.
-            seat=SeatSpec(name),
-            origin=ORIGIN,
-        )
-    except SeatsFixed as exc:
-        raise TournamentConflict("results_exist.table") from exc
-    except SheetError as exc:
-        raise TournamentError.because("bad_name", exc.error, field="substitute") from exc
-    seat.substitute = name
-    seat.save(update_fields=("substitute",))
-    if rnd.state in (Round.State.PUBLISHED, Round.State.PLAYING):
-        # the round in play: who plays the seat is what the standings show of its tables
-        _results_changed(rnd.tournament_id)
-    _audit(
-        rnd.tournament_id,
-        AuditEntry.Action.SUBSTITUTE,
-        by=by,
-        reason=reason,
-        round_number=rnd.number,
-        table_number=seat.table.number,
-        player=registration.player.name,
-        substitute=name,
-    )
-    return seat
-
-
-def _names_in_round(rnd: Round) -> list[str]:
-    """Everyone sitting in a round: the registered players and the substitutes."""
-    names = []
-    for player_name, substitute in TableSeat.objects.filter(round=rnd).values_list(
-        "registration__player__name", "substitute"
-    ):
-        names.append(substitute or player_name)
-    return names
 
 
 @transaction.atomic

@@ -27,6 +27,8 @@ from tournaments.models import (
 )
 from tournaments.services.events import _active
 from tournaments.services.origin import ORIGIN
+from tournaments.services.overlap import elsewhere_conflict, people_elsewhere
+from tournaments.services.substitutes import substitutes_carried
 
 #: A seating whose task a worker started this many times without finishing (killed, timed
 #: out, the database gone) is marked failed; a refusal by the rules fails it at once.
@@ -85,11 +87,14 @@ def _seating_failed(round_id: int, error: TournamentError) -> Round | None:
 
 def _as_json(value: object) -> object:
     """A value a failure's sentence names, kept as JSON so that it renders the same from
-    ``Round.failure`` (numbers and text as they are, lists as lists, anything else as text)."""
+    ``Round.failure`` (numbers and text as they are, lists as lists, objects as objects,
+    anything else as text)."""
     if value is None or isinstance(value, str | int | float | bool):
         return value
     if isinstance(value, list | tuple):
         return [_as_json(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _as_json(v) for k, v in value.items()}
     return str(value)
 
 
@@ -169,26 +174,50 @@ def _schedule_part(tournament: Tournament, number: int) -> dict[str, Any]:
     return part
 
 
+def seating_chosen(
+    tournament: Tournament, number: int
+) -> tuple[dict[Hashable, Registration], seating.RoundSeating]:
+    """Round ``number``'s seating as the seating task chooses it now (the same inputs give the
+    same seating): the active registrations by id (``seating.Player``: registration ids), and
+    the seating. Computed, not saved (method ``plan``: the plan is saved when round 1 makes
+    it)."""
+    active = _active(tournament, number)
+    meetings, dealers, sit_outs = _history(tournament, number)
+    ids = [r.pk for r in active]
+    standing = _standing_order(tournament)
+    chosen = _seating_for(tournament, number, ids, meetings, dealers, sit_outs, standing)
+    return {r.pk: r for r in active}, chosen
+
+
 def round_seating_compute(*, round_id: int) -> Round:
     """Seat a planned round: choose the tables (``tournaments.seating``), start the tables'
     games (waiting until the round is published; ``scoring.services.games_start``), record
     tables, seats and sit-outs, each kind of row in one statement: the statements do not grow
     with the number of tables. Safe to run twice: a round already seated is returned as it
-    is."""
+    is.
+
+    Refused (nothing saved; the task marks the round failed with the reason) when someone it
+    seats sits at another of the club's tables at that time
+    (``tournaments.services.overlap``), unless a director confirmed it when asking
+    (``Round.elsewhere_confirmed``). The substitutes kept when the round was seated again take
+    their players' new seats (``tournaments.services.substitutes.substitutes_carried``).
+
+    Raises:
+        TournamentError: the seating's refusals; ``seated_elsewhere`` (above).
+    """
     with transaction.atomic():
         rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
         if rnd.state != Round.State.PLANNED:
             return rnd
         tournament = rnd.tournament
-        active = _active(tournament, rnd.number)
-        meetings, dealers, sit_outs = _history(tournament, rnd.number)
-        ids = [r.pk for r in active]
-        standing = _standing_order(tournament)
-        seating = _seating_for(tournament, rnd.number, ids, meetings, dealers, sit_outs, standing)
-        # Keyed as the seating answers (seating.Player: registration ids).
-        by_id: dict[Hashable, Registration] = {r.pk: r for r in active}
+        by_id, chosen = seating_chosen(tournament, rnd.number)
         part = _schedule_part(tournament, rnd.number)
-        seated = [[by_id[i] for i in table.players] for table in seating.tables]
+        seated = [[by_id[i] for i in table.players] for table in chosen.tables]
+        carried = {int(c["registration"]): str(c["substitute"]) for c in rnd.kept_substitutes}
+        people = [carried.get(r.pk, r.player.name) for regs in seated for r in regs]
+        found = people_elsewhere(tournament=tournament, number=rnd.number, rnd=rnd, names=people)
+        if found and not rnd.elsewhere_confirmed:
+            raise elsewhere_conflict(found)
         try:
             games = scoring_services.games_start(
                 kind=tournament.kind,
@@ -216,13 +245,22 @@ def round_seating_compute(*, round_id: int) -> Round:
             for i, r in enumerate(regs)
         )
         SitOut.objects.bulk_create(
-            SitOut(round_id=rnd.pk, registration_id=by_id[i].pk) for i in seating.sit_outs
+            SitOut(round_id=rnd.pk, registration_id=by_id[i].pk) for i in chosen.sit_outs
         )
+        substitutes_carried(rnd)
         rnd.state = Round.State.SEATED
         rnd.seated_at = timezone.now()
         rnd.superseded = False
         rnd.based_on_version = tournament.results_version
-        rnd.save(update_fields=("state", "seated_at", "superseded", "based_on_version"))
+        rnd.save(
+            update_fields=(
+                "state",
+                "seated_at",
+                "superseded",
+                "based_on_version",
+                "kept_substitutes",
+            )
+        )
         return rnd
 
 
