@@ -80,7 +80,6 @@ def profile(args: argparse.Namespace) -> int:
     from scoring import services
 
     user = get_user_model().objects.create_user("bench", password=None)
-    body = json.dumps(HAND_BODY)
     client = Client(HTTP_HOST="127.0.0.1")  # ALLOWED_HOSTS has no "testserver"
     counter = iter(range(10**9))
     # Each game's first seat key, read when the game starts (never inside a measured request).
@@ -96,10 +95,15 @@ def profile(args: argparse.Namespace) -> int:
         seat_keys[game.pk] = game.seats.get(position=0).seat_key
         return game
 
+    numbers: dict[int, int] = {}  # the hands sent to each game so far
+
     def post(game, path: str) -> int:
+        number = numbers.get(game.pk, 0) + 1
+        if path.endswith("/hands/"):  # the bare endpoint records no hand
+            numbers[game.pk] = number
         response = client.post(
             path,
-            body,
+            json.dumps({"number": number, **HAND_BODY}),
             content_type="application/json",
             headers={
                 "Authorization": f"Seat {seat_keys[game.pk]}",

@@ -19,6 +19,8 @@ from scoring.errors import (
     HandDisputed,
     HandLimitReached,
     HandNotFound,
+    HandNotNext,
+    HandNumberRequired,
     IdempotencyKeyReused,
     NotAllowed,
     StaleRevision,
@@ -83,6 +85,19 @@ def _replayed(hand_id: int | None, fingerprint: str) -> Hand | None:
     return hand
 
 
+def check_revision(hand: Hand, revision: int | None) -> None:
+    """A step or correction acts on the revision its sender saw: ``revision`` (None: not
+    checked) must be ``hand``'s.
+
+    Raises:
+        StaleRevision: another revision came meanwhile (409; ``current_revision`` says which).
+    """
+    if revision is not None and hand.revision != revision:
+        raise StaleRevision(
+            params={"revision": revision}, number=hand.number, current_revision=hand.revision
+        )
+
+
 def _current(game: Game) -> list[Hand]:
     return list(game.hands.filter(state=Hand.State.CURRENT).order_by("number"))
 
@@ -97,6 +112,8 @@ def hand_record(
     *,
     game: Game,
     entry: object,
+    number: int | None = None,
+    number_required: bool = False,
     by: Actor | None = None,
     via: str | None = None,
     idempotency_key: str | None = None,
@@ -104,12 +121,24 @@ def hand_record(
 ) -> tuple[Hand, bool]:
     """Check, score and record the next hand (or round) of a game, with its score lines.
 
+    One hand, once: the sender says which hand it believes it is entering (``number``: the
+    game's last hand number as the sender saw it, plus one). Under the game's row lock a hand
+    that is no longer next is refused (:class:`HandNotNext`, nothing saved): two phones
+    sending the same hand at once record it once, and a hand sent again later under a new key
+    is refused unless it says it is the next hand. A retry with the same idempotency key is
+    looked up first and answers as the first request did, whatever its number says now.
+
     The hand is *provisional* when the game requires confirmation (``Game.confirmation``)
     and it was not a director who entered it; otherwise it is confirmed at once.
 
     Args:
         game: the game; it must be in play.
         entry: one hand object of the score-sheet format, stored verbatim.
+        number: the hand's number in the game as the sender believes it (1 for the first;
+            voided numbers stay used); None: not checked (the system, a service caller that
+            holds the game itself).
+        number_required: a ``number`` must be given (the API): None is
+            :class:`HandNumberRequired` (after the replay of a retried request).
         by: who entered it (a seat, a signed-in user, the table link), checked against
             :func:`scoring.permissions.check`; None for the system (not checked).
         via: how it came, when not as ``by`` says (an import).
@@ -124,14 +153,18 @@ def hand_record(
     Raises:
         SheetError: the hand breaks a rule; ``hand`` is its position in the sheet.
         GameFinished: the game is finished.
+        HandNotNext: ``number`` is not the game's next hand number (409).
+        HandNumberRequired: ``number_required`` and no ``number`` (the API's 428).
         NotAllowed: ``by`` may not enter hands in this game.
     """
     # The replay of a retried request is looked up only when the hand cannot be recorded:
-    # a finished game, a rule error, or the key already taken (the insert writes nothing).
+    # a finished game, a stale number, a rule error, or the key already taken (the insert
+    # writes nothing).
     game = _locked(game, hot_path=True)
     fingerprint = _hand_fingerprint(game, None, by, entry) if idempotency_key else ""
     full = game.hand_limit is not None and game.current_hands >= game.hand_limit
-    if game.state != Game.State.IN_PLAY or full:
+    stale = number is not None and number != game.last_number + 1
+    if game.state != Game.State.IN_PLAY or full or stale or (number is None and number_required):
         replay = _replay_of(game, idempotency_key, fingerprint)
         if replay is not None:
             return replay, False
@@ -142,6 +175,11 @@ def hand_record(
         raise GameFinished(game=game.pk)
     if game.state == Game.State.WAITING:
         raise GameNotOpen(game=game.pk)
+    if number is None and number_required:
+        raise HandNumberRequired()
+    if stale:
+        assert number is not None
+        raise HandNotNext(number=number, last_number=game.last_number)
     if full:
         raise HandLimitReached(game=game.pk, limit=game.hand_limit)
     engine, options, seats = engine_of(game)
@@ -294,10 +332,7 @@ def _correct(
     old = current[index]
     if old.status == Hand.Status.DISPUTED and not director:
         raise HandDisputed(number=number)
-    if old.revision != revision:
-        raise StaleRevision(
-            params={"revision": revision}, number=number, current_revision=old.revision
-        )
+    check_revision(old, revision)
     engine, options, seats = engine_of(game)
     names = list(seats)
     previous = _previous_sequence(
@@ -359,6 +394,7 @@ def hand_void(
     number: int,
     by: Actor | None = None,
     reason: object = "",
+    revision: int | None = None,
     idempotency_key: str | None = None,
     origin: str | None = None,
 ) -> Hand:
@@ -371,24 +407,29 @@ def hand_void(
     Args:
         by: who voids it (checked: :func:`scoring.permissions.check`); None: the system.
         reason: why; needed once a tournament round is complete.
+        revision: the revision the sender saw and voids; None: not checked.
         idempotency_key: the device's key: a retry answers with the hand the first voided.
         origin: the listener on whose behalf it acts (not told of it).
 
     Raises:
         HandNotFound: no hand ``number``.
         VoidRefused: a Rook round or Bluke hand that is not the latest.
+        StaleRevision: ``revision`` is no longer the hand's current revision (409).
         NotAllowed, ReasonRequired: ``by`` may not void it, or must say why.
     """
     game = _locked(game)
-    fingerprint = _hand_fingerprint(
-        game, number, by, {"reason": str(reason or "")}, step=HandEvent.Action.VOID
-    )
+    body: dict[str, object] = {"reason": str(reason or "")}
+    if revision is not None:
+        body["revision"] = revision
+    fingerprint = _hand_fingerprint(game, number, by, body, step=HandEvent.Action.VOID)
     replay = _replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:  # a late retry never voids a hand restored since
         return replay
     why = reason_text(reason)
     role = _checked(Act.VOID, by, game, why)
-    return _void(game, number, by, role, why, origin, idempotency_key, fingerprint)
+    return _void(
+        game, number, by, role, why, origin, idempotency_key, fingerprint, revision=revision
+    )
 
 
 def _void(
@@ -400,6 +441,8 @@ def _void(
     origin: str | None,
     idempotency_key: str | None = None,
     request_fingerprint: str = "",
+    *,
+    revision: int | None = None,
 ) -> Hand:
     """The void itself, on the locked game (:func:`hand_void`, a director's resolution)."""
     current = _current(game)
@@ -409,6 +452,7 @@ def _void(
         if last is not None and last.state == Hand.State.VOIDED:
             return last
         raise HandNotFound(number=number)
+    check_revision(hand, revision)
     engine = find_game(game.kind)
     if engine.number_key is not None and hand is not current[-1]:
         raise VoidRefused(

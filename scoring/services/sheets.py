@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from ops import idempotency
 from ops.background import enqueue, resend_waiting
+from scoring.errors import HandNotNext
 from scoring.models import Game, Hand, ScoresheetJob
 from scoring.services.common import (
     User,
@@ -20,7 +21,9 @@ from scoring.services.common import (
 )
 from scoring.services.games import game_start
 from scoring.tasks import scoresheet_job_run
+from tonkrules.errors import FormatError
 from tonkrules.sheet import (
+    SheetError,
     read_sheet,
     score,
     score_sheet_json,
@@ -37,12 +40,18 @@ def scoresheet_import(
 ) -> tuple[Game, bool]:
     """Import a whole score sheet as a new game, its hands stored verbatim, scored and lined.
 
+    Each hand may say which hand it is (``number``, kept beside the hand, not in it): the
+    first is 1, each next one more (one hand, once, as at a table).
+
     Returns:
         (the game, whether it was created now; a retry with the same key returns the first).
 
     Raises:
-        SheetError: the sheet breaks a rule or the format; nothing is stored.
+        SheetError: the sheet breaks a rule or the format (a ``number`` that is not a whole
+            number from 1 is ``bad_format``); nothing is stored.
+        HandNotNext: a hand's ``number`` is not its place in the sheet (409); nothing stored.
     """
+    sheet = _numbered(sheet)
     checked = read_sheet(sheet)
     assert isinstance(sheet, dict)
     result = score(checked)
@@ -89,6 +98,35 @@ def scoresheet_import(
     _sequence_state(game, hands)
     _save_state(game)
     return game, True
+
+
+#: The key of a sheet's hand that says which hand it is.
+NUMBER_KEY = "number"
+
+
+def _numbered(sheet: object) -> object:
+    """``sheet`` with each hand's ``number`` checked against its place and taken out (the
+    hand is stored as the engine reads it); a sheet that is not an object with a list of
+    hands is returned as it is, for :func:`tonkrules.sheet.read_sheet` to refuse.
+
+    Raises:
+        SheetError: a ``number`` that is not a whole number from 1 (``bad_format``).
+        HandNotNext: a ``number`` that is not the hand's place in the sheet.
+    """
+    if not isinstance(sheet, dict) or not isinstance(sheet.get("hands"), list):
+        return sheet
+    hands: list[object] = []
+    for place, raw in enumerate(sheet["hands"], 1):
+        if isinstance(raw, dict) and NUMBER_KEY in raw:
+            number = raw[NUMBER_KEY]
+            if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+                error = FormatError("value_type.whole", params={"key": NUMBER_KEY})
+                raise SheetError(error, place)
+            if number != place:
+                raise HandNotNext(number=number, last_number=place - 1)
+            raw = {k: v for k, v in raw.items() if k != NUMBER_KEY}
+        hands.append(raw)
+    return {**sheet, "hands": hands}
 
 
 @transaction.atomic

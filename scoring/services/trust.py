@@ -46,9 +46,25 @@ from scoring.services.common import (
     _save_state,
     _sequence_state,
 )
-from scoring.services.hands import _correct, _current, _previous_sequence, _replayed, _void
+from scoring.services.hands import (
+    _correct,
+    _current,
+    _previous_sequence,
+    _replayed,
+    _void,
+    check_revision,
+)
 from scoring.services.seam import _announce
 from tonkrules import RuleError, find_game
+
+
+def step_body(reason: object, revision: int | None) -> dict[str, object]:
+    """The body of a step's request as its fingerprint sees it (:mod:`ops.idempotency`): the
+    reason, and the revision it acts on when the request named one."""
+    body: dict[str, object] = {"reason": str(reason or "")}
+    if revision is not None:
+        body["revision"] = revision
+    return body
 
 
 def _current_hand(game: Game, number: int) -> Hand:
@@ -89,6 +105,7 @@ def hand_confirm(
     number: int,
     by: Actor,
     reason: object = "",
+    revision: int | None = None,
     idempotency_key: str | None = None,
     origin: str | None = None,
 ) -> Hand:
@@ -103,6 +120,8 @@ def hand_confirm(
 
     Raises:
         HandNotFound: no current hand ``number``.
+        StaleRevision: ``revision`` (the revision the confirmer saw; None: not checked) is
+            no longer the current one.
         HandDisputed: the hand is disputed (a director resolves it).
         NotAllowed: not a seat of this game (``.seat``), the seat that entered it
             (``.own_hand``), the device that entered or already confirmed it under another
@@ -113,7 +132,7 @@ def hand_confirm(
     """
     game = _locked(game)
     fingerprint = _hand_fingerprint(
-        game, number, by, {"reason": str(reason or "")}, step=HandEvent.Action.CONFIRM
+        game, number, by, step_body(reason, revision), step=HandEvent.Action.CONFIRM
     )
     replay = _replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:
@@ -121,6 +140,7 @@ def hand_confirm(
     why = reason_text(reason)
     role = check(Act.CONFIRM, actor=by, game=game, reason=why)
     hand = _current_hand(game, number)
+    check_revision(hand, revision)
     if hand.status == Hand.Status.CONFIRMED:
         return hand
     if hand.status == Hand.Status.DISPUTED:
@@ -164,6 +184,7 @@ def hand_dispute(
     number: int,
     by: Actor,
     reason: object,
+    revision: int | None = None,
     idempotency_key: str | None = None,
     origin: str | None = None,
 ) -> Hand:
@@ -173,12 +194,14 @@ def hand_dispute(
 
     Raises:
         HandNotFound: no current hand ``number``.
+        StaleRevision: ``revision`` (the revision disputed; None: not checked) is no longer
+            the current one.
         ReasonRequired: no reason given, or one over 500 characters.
         NotAllowed: not a seat of this game.
     """
     game = _locked(game)
     fingerprint = _hand_fingerprint(
-        game, number, by, {"reason": str(reason or "")}, step=HandEvent.Action.DISPUTE
+        game, number, by, step_body(reason, revision), step=HandEvent.Action.DISPUTE
     )
     replay = _replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:  # a late retry never disputes a hand resolved since
@@ -188,6 +211,7 @@ def hand_dispute(
     if not why:
         raise ReasonRequired()
     hand = _current_hand(game, number)
+    check_revision(hand, revision)
     repeated = HandEvent.objects.filter(
         hand=hand, action=HandEvent.Action.DISPUTE, seat=role.seat_id, reason=why
     ).exists()
@@ -228,6 +252,8 @@ def hand_resolve(
     """A director resolves hand ``number`` (issue 12: Disputes): ``confirm`` it as it
     stands, ``correct`` it (``entry``, from ``revision``: the current one when None; the new
     revision is confirmed), or ``void`` it; always with a reason, kept with the resolution.
+    ``revision``, when given, is the revision the director acts on, for every action: one
+    that is no longer current is :class:`StaleRevision` (409).
     A resolution already applied (a confirmed hand confirmed, a voided one voided, a
     correction retried with its idempotency key) changes nothing and keeps nothing.
 
@@ -260,10 +286,11 @@ def hand_resolve(
     if action == "void":
         if not game.hands.filter(number=number, state=Hand.State.CURRENT).exists():
             return _void(game, number, by, role, why, origin)  # voided already: as it was
-        hand = _void(game, number, by, role, why, origin)
+        hand = _void(game, number, by, role, why, origin, revision=revision)
     else:
         current = _current_hand(game, number)
         if action == "confirm":
+            check_revision(current, revision)
             hand = current
             if hand.status == Hand.Status.CONFIRMED:
                 return hand  # resolved already: nothing to keep
@@ -308,6 +335,7 @@ def hand_restore(
     number: int,
     by: Actor | None = None,
     reason: object = "",
+    revision: int | None = None,
     idempotency_key: str | None = None,
     origin: str | None = None,
 ) -> Hand:
@@ -322,6 +350,8 @@ def hand_restore(
     Raises:
         HandNotFound: no hand ``number``.
         NotVoided: the hand was corrected, never voided (its number has no voided revision).
+        StaleRevision: ``revision`` (the voided revision restored; None: not checked) is not
+            the hand's last revision.
         RestoreRefused: it would break the sequence of rounds or hands.
         HandLimitReached: the game already holds every hand it takes.
         NotAllowed: as :func:`scoring.permissions.check` says; or a player restoring a hand a
@@ -330,7 +360,7 @@ def hand_restore(
     """
     game = _locked(game)
     fingerprint = _hand_fingerprint(
-        game, number, by, {"reason": str(reason or "")}, step=HandEvent.Action.RESTORE
+        game, number, by, step_body(reason, revision), step=HandEvent.Action.RESTORE
     )
     replay = _replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:  # a late retry never restores a hand voided since
@@ -344,6 +374,7 @@ def hand_restore(
         return last
     if last.state != Hand.State.VOIDED:
         raise NotVoided(number=number)
+    check_revision(last, revision)
     if role is not None and not role.director:
         void = (
             HandEvent.objects.filter(hand=last, action=HandEvent.Action.VOID)

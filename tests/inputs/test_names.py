@@ -33,6 +33,7 @@ from scoring.forms import GameStartForm
 from scoring.models import Game, Seat
 from scoring.names import NameField, NameFormField
 from scoring.scoresheet_cli import answer
+from tests.hands import next_number, numbered
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory
 from tests.scoring.test_pages_games import start_form
 from tonkrules.errors import PlayerError
@@ -234,7 +235,7 @@ def _hand_api(api: APIClient) -> Sender:
     def send(hand: dict[str, Any]) -> tuple[dict[str, int] | None, str]:
         response = api.post(
             f"/api/v1/games/{game_id}/hands/",
-            hand,
+            numbered(hand, next_number(game_id)),
             format="json",
             HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex,
         )

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from scoring import services
 from scoring.models import Game
+from tests.hands import next_number, numbered
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import new_key
 from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
@@ -63,8 +64,9 @@ def hands_url(game: Game, tail: str = "") -> str:
 
 
 def enter(world: dict[str, Any], who: str = "ana", hand: Any = HAND) -> Any:
+    body = numbered(hand, next_number(world["game"]))
     return world[who].post(
-        hands_url(world["game"]), hand, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
+        hands_url(world["game"]), body, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
     )
 
 

@@ -13,6 +13,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from scoring import messages
+from tests.hands import numbered
 from tests.factories import sit
 from tests.scoring.conftest import new_key
 from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
@@ -70,7 +71,7 @@ def test_the_api_error_body_carries_the_translated_sentence(
 
     response = api.post(
         f"/api/v1/games/{game['id']}/hands/",
-        {**HAND, "held": {"Ana": "1S", "Ben": "KH"}},
+        numbered({**HAND, "held": {"Ana": "1S", "Ben": "KH"}}, 1),
         format="json",
         HTTP_IDEMPOTENCY_KEY=new_key(),
     )
@@ -102,7 +103,7 @@ def test_without_a_translation_the_sentence_is_the_english_one(api: APIClient) -
 
     response = api.post(
         f"/api/v1/games/{game['id']}/hands/",
-        {**HAND, "held": {"Ana": "1S", "Ben": "KH"}},
+        numbered({**HAND, "held": {"Ana": "1S", "Ben": "KH"}}, 1),
         format="json",
         HTTP_IDEMPOTENCY_KEY=new_key(),
     )

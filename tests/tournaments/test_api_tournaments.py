@@ -22,6 +22,7 @@ from ops import tasks as ops_tasks
 from scoring import services as scoring_services
 from scoring.models import Game, Hand, Seat
 from scoring.permissions import Actor
+from tests.hands import numbered
 from tests.factories import MembershipFactory
 from tests.services import WorkerProcess
 from tests.tournaments.play import (
@@ -174,7 +175,7 @@ class Director:
                 entry = tonk_hand(self.rng, names, dealer)
             response = device.post(
                 f"/api/v1/games/{table['game']}/hands/",
-                entry,
+                numbered(entry, index + 1),
                 format="json",
                 HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
             )
