@@ -58,6 +58,7 @@ NUMBER_KEY = "number"
 NEW_HAND_OBJECT = {
     "type": "object",
     "additionalProperties": True,
+    "required": [NUMBER_KEY],
     "properties": {
         NUMBER_KEY: {
             "type": "integer",

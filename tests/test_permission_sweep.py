@@ -31,8 +31,8 @@ from rest_framework.test import APIClient
 from scoring import services
 from scoring.models import Game, Hand, HandEvent, ScoreLine
 from scoring.permissions import Actor
-from tests.hands import next_number, numbered
 from tests.factories import MembershipFactory, PlayerFactory
+from tests.hands import next_number, numbered
 from tournaments import services as tournaments
 from tournaments.models import Membership, Round
 from tournaments.services.rounds import _complete

@@ -28,9 +28,9 @@ The public names are importable from this package, as callers use them
 shared within this package only.
 """
 
+from scoring.ledger import BOOKKEEPING_FIELDS as HAND_STATE_FIELDS
+from scoring.ledger import LOCKED_FIELDS
 from scoring.services.common import (
-    HAND_STATE_FIELDS,
-    LOCKED_FIELDS,
     MAX_STAKE_LENGTH,
     SeatSpec,
     User,

@@ -10,17 +10,13 @@ from django.utils import timezone
 
 from ops import idempotency
 from ops.background import enqueue, resend_waiting
+from scoring import ledger
 from scoring.errors import HandNotNext
 from scoring.models import Game, Hand, ScoresheetJob
-from scoring.services.common import (
-    User,
-    _add_to_totals,
-    _save_state,
-    _sequence_state,
-    _write_hand,
-)
+from scoring.services.common import User, write_revision
 from scoring.services.games import game_start
 from scoring.tasks import scoresheet_job_run
+from tonkrules import HandScore
 from tonkrules.errors import FormatError
 from tonkrules.sheet import (
     SheetError,
@@ -72,12 +68,11 @@ def scoresheet_import(
         return game, False
     engine = checked.game
     seats = {name: seat_id for name, seat_id in game.seating}
-    hands: list[Hand] = []
+    scored: list[tuple[Hand, HandScore]] = []
     for number, (entry, record, score_) in enumerate(
         zip(sheet["hands"], checked.hands, result.hands, strict=True), 1
     ):
-        _add_to_totals(game, score_.scores.items(), +1)
-        hand = _write_hand(
+        hand = write_revision(
             game=game,
             number=number,
             revision=1,
@@ -92,11 +87,8 @@ def scoresheet_import(
         )
         if hand is None:  # only a write with an idempotency key can find its place taken
             raise RuntimeError(f"hand {number} of an import was not written")
-        hands.append(hand)
-    game.last_number = len(hands)
-    game.version += 1
-    _sequence_state(game, hands)
-    _save_state(game)
+        scored.append((hand, score_))
+    ledger.import_hands(game, scored)
     return game, True
 
 
@@ -140,7 +132,7 @@ def scoresheet_job_submit(*, sheet: object) -> ScoresheetJob:
     return job
 
 
-def _jobs_resend(*, now: datetime, resend_before: datetime) -> int:
+def jobs_resend(*, now: datetime, resend_before: datetime) -> int:
     """The tick's job: send again the task of every queued job last sent before
     ``resend_before``. Returns how many."""
     return resend_waiting(
@@ -152,7 +144,7 @@ def _jobs_resend(*, now: datetime, resend_before: datetime) -> int:
     )
 
 
-def _jobs_oldest() -> datetime | None:
+def jobs_oldest() -> datetime | None:
     """Since when the oldest queued job waits (None: none waits)."""
     return (
         ScoresheetJob.objects.filter(status=ScoresheetJob.Status.QUEUED)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from scoring import ledger
 from scoring.errors import (
     HandDisputed,
     HandLimitReached,
@@ -37,24 +38,19 @@ from scoring.events import Change
 from scoring.models import Game, Hand, HandEvent, Seat, new_seat_key, new_table_key
 from scoring.permissions import Act, Actor, check, check_confirm, reason_text
 from scoring.services.common import (
-    _add_to_totals,
-    _event,
-    _hand_fingerprint,
-    _line_scores,
-    _locked,
-    _replayed_step,
-    _save_state,
-    _sequence_state,
+    hand_fingerprint,
+    keep_step,
+    line_scores,
+    replayed_step,
 )
 from scoring.services.hands import (
-    _correct,
-    _current,
-    _previous_sequence,
-    _replayed,
-    _void,
     check_revision,
+    correct_locked,
+    counting_hands,
+    previous_sequence,
+    replayed_hand,
+    void_locked,
 )
-from scoring.services.seam import _announce
 from tonkrules import RuleError, find_game
 
 
@@ -86,16 +82,10 @@ def _confirmations(hand: Hand) -> list[tuple[int | None, str]]:
     return out
 
 
-def _bump(game: Game) -> None:
-    """A new version of the locked game: every phone's copy of its sheet is out of date."""
-    game.version += 1
-    Game.objects.filter(pk=game.pk).update(version=game.version)
-
-
 def _set_status(game: Game, hand: Hand, status: str) -> None:
     hand.status = status
     hand.save(update_fields=("status",))
-    _bump(game)
+    ledger.bump(game)
 
 
 @transaction.atomic
@@ -130,11 +120,11 @@ def hand_confirm(
         ReasonRequired: a director, a complete round, no reason (``.closed``); or a reason
             over 500 characters.
     """
-    game = _locked(game)
-    fingerprint = _hand_fingerprint(
+    game = ledger.open_game(game)
+    fingerprint = hand_fingerprint(
         game, number, by, step_body(reason, revision), step=HandEvent.Action.CONFIRM
     )
-    replay = _replayed_step(game, idempotency_key, fingerprint)
+    replay = replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:
         return replay
     why = reason_text(reason)
@@ -150,7 +140,7 @@ def hand_confirm(
     confirmed_by: set[int | None] = {seat_id for seat_id, _device in earlier}
     if not role.referee and role.seat_id in confirmed_by:
         return hand  # this seat confirmed it already
-    _event(
+    keep_step(
         hand,
         HandEvent.Action.CONFIRM,
         by,
@@ -170,10 +160,10 @@ def hand_confirm(
         agreed = True
     if agreed:
         _set_status(game, hand, Hand.Status.CONFIRMED)
-        _announce(game.pk, Change.HAND_CONFIRMED, origin)
+        ledger.announce(game.pk, Change.HAND_CONFIRMED, origin)
     else:
-        _bump(game)
-        _announce(game.pk, Change.HAND_STATUS, origin)
+        ledger.bump(game)
+        ledger.announce(game.pk, Change.HAND_STATUS, origin)
     return hand
 
 
@@ -199,11 +189,11 @@ def hand_dispute(
         ReasonRequired: no reason given, or one over 500 characters.
         NotAllowed: not a seat of this game.
     """
-    game = _locked(game)
-    fingerprint = _hand_fingerprint(
+    game = ledger.open_game(game)
+    fingerprint = hand_fingerprint(
         game, number, by, step_body(reason, revision), step=HandEvent.Action.DISPUTE
     )
-    replay = _replayed_step(game, idempotency_key, fingerprint)
+    replay = replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:  # a late retry never disputes a hand resolved since
         return replay
     why = reason_text(reason)
@@ -217,7 +207,7 @@ def hand_dispute(
     ).exists()
     if hand.status == Hand.Status.DISPUTED and repeated:
         return hand
-    _event(
+    keep_step(
         hand,
         HandEvent.Action.DISPUTE,
         by,
@@ -228,7 +218,7 @@ def hand_dispute(
         revision=hand.revision,
     )
     _set_status(game, hand, Hand.Status.DISPUTED)
-    _announce(game.pk, Change.HAND_DISPUTED, origin)
+    ledger.announce(game.pk, Change.HAND_DISPUTED, origin)
     return hand
 
 
@@ -269,10 +259,10 @@ def hand_resolve(
     """
     if action not in RESOLUTIONS:
         raise ValueError(f"action must be one of {RESOLUTIONS}")
-    game = _locked(game, replay_key=idempotency_key if action == "correct" else None)
+    game = ledger.open_game(game, replay_key=idempotency_key if action == "correct" else None)
     body = {"action": action, "reason": str(reason or ""), "revision": revision, "hand": entry}
-    fingerprint = _hand_fingerprint(game, number, by, body, step=HandEvent.Action.RESOLVE)
-    replay = _replayed_step(game, idempotency_key, fingerprint)
+    fingerprint = hand_fingerprint(game, number, by, body, step=HandEvent.Action.RESOLVE)
+    replay = replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:
         return replay
     why = reason_text(reason)
@@ -280,13 +270,13 @@ def hand_resolve(
     if not why:
         raise ReasonRequired()
     if action == "correct":  # a retried correction returns the revision it wrote
-        existing = _replayed(game.replay_id, fingerprint)
+        existing = replayed_hand(game.replay_id, fingerprint)
         if existing is not None:
             return existing
     if action == "void":
         if not game.hands.filter(number=number, state=Hand.State.CURRENT).exists():
-            return _void(game, number, by, role, why, origin)  # voided already: as it was
-        hand = _void(game, number, by, role, why, origin, revision=revision)
+            return void_locked(game, number, by, role, why, origin)  # voided already: as it was
+        hand = void_locked(game, number, by, role, why, origin, revision=revision)
     else:
         current = _current_hand(game, number)
         if action == "confirm":
@@ -295,9 +285,9 @@ def hand_resolve(
             if hand.status == Hand.Status.CONFIRMED:
                 return hand  # resolved already: nothing to keep
             _set_status(game, hand, Hand.Status.CONFIRMED)
-            _announce(game.pk, Change.HAND_CONFIRMED, origin)
+            ledger.announce(game.pk, Change.HAND_CONFIRMED, origin)
         else:
-            hand, _created = _correct(
+            hand, _created = correct_locked(
                 game,
                 number=number,
                 revision=current.revision if revision is None else revision,
@@ -315,7 +305,7 @@ def hand_resolve(
                 origin=origin,
                 director=True,
             )
-    _event(
+    keep_step(
         hand,
         HandEvent.Action.RESOLVE,
         by,
@@ -358,11 +348,11 @@ def hand_restore(
             director voided (``.director_void``: a director's to undo).
         ReasonRequired: as :func:`scoring.permissions.check` says.
     """
-    game = _locked(game)
-    fingerprint = _hand_fingerprint(
+    game = ledger.open_game(game)
+    fingerprint = hand_fingerprint(
         game, number, by, step_body(reason, revision), step=HandEvent.Action.RESTORE
     )
-    replay = _replayed_step(game, idempotency_key, fingerprint)
+    replay = replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:  # a late retry never restores a hand voided since
         return replay
     why = reason_text(reason)
@@ -385,13 +375,13 @@ def hand_restore(
             raise NotAllowed("not_allowed.director_void")
     if game.hand_limit is not None and game.current_hands >= game.hand_limit:
         raise HandLimitReached(game=game.pk, limit=game.hand_limit)
-    current = _current(game)
+    current = counting_hands(game)
     engine = find_game(game.kind)
     if engine.number_key is not None:
         if current and current[-1].number > number:
             raise RestoreRefused(number=number)
         names = [name for name, _seat in game.seating]
-        previous = _previous_sequence(
+        previous = previous_sequence(
             game, current[-1].sequence if current else None, first=not current
         )
         try:
@@ -411,11 +401,8 @@ def hand_restore(
         # Back from a void, a player's restore is the table's to confirm again.
         last.status = Hand.Status.PROVISIONAL
     last.save(update_fields=("state", "voided_at", "status"))
-    _add_to_totals(game, _line_scores(last), +1)
-    _sequence_state(game, sorted([*current, last], key=lambda h: h.number))
-    game.version += 1
-    _save_state(game)
-    _event(
+    ledger.restore(game, line_scores(last), sorted([*current, last], key=lambda h: h.number))
+    keep_step(
         last,
         HandEvent.Action.RESTORE,
         by,
@@ -425,7 +412,7 @@ def hand_restore(
         request_fingerprint=fingerprint,
         revision=last.revision,
     )
-    _announce(game.pk, Change.HAND_RESTORED, origin)
+    ledger.announce(game.pk, Change.HAND_RESTORED, origin)
     return last
 
 
@@ -437,10 +424,10 @@ def game_links_rotate(*, game: Game, by: Actor | None = None) -> Game:
     Raises:
         NotAllowed: ``by`` may not.
     """
-    game = _locked(game)
+    game = ledger.open_game(game)
     if by is not None:
         check(Act.ROTATE, actor=by, game=game)
-    Game.objects.filter(pk=game.pk).update(table_key=new_table_key(), version=game.version + 1)
+    ledger.bump(game, table_key=new_table_key())
     for seat in Seat.objects.filter(game_id=game.pk):
         seat.seat_key = new_seat_key()
         seat.save(update_fields=("seat_key",))

@@ -20,8 +20,8 @@ from rest_framework.test import APIClient
 
 from ops import l10n
 from scoring.models import Game, Hand
-from tests.hands import numbered
 from tests.factories import MembershipFactory, sit
+from tests.hands import numbered
 from tests.scoring.test_pages_table import (
     BLUKE_HAND_1,
     CAUGHT_KNOCK,

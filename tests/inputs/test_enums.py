@@ -23,8 +23,8 @@ from rest_framework.test import APIClient
 from scoring.games.bluke import BlukeEntryForm
 from scoring.games.tonk import TonkEntryForm
 from scoring.scoresheet_cli import answer
-from tests.hands import numbered
 from tests.factories import MembershipFactory
+from tests.hands import numbered
 from tonkrules import all_games, find_game
 from tournaments.models import Membership
 

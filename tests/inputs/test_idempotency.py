@@ -43,8 +43,8 @@ from rest_framework.test import APIClient
 from ops import idempotency
 from scoring import services
 from scoring.models import Game, Hand
-from tests.hands import numbered
 from tests.factories import MembershipFactory, PlayerFactory, sit
+from tests.hands import numbered
 from tests.inputs.conftest import nothing_stored
 from tests.scoring.sheets import TONK_KNOCK_HAND, TONK_KNOCK_SHEET
 from tests.scoring.test_pages_games import Page

@@ -31,8 +31,8 @@ from scoring.api_parser import BodyTooLarge, StrictJSONParser, body_limit
 from scoring.api_scoresheets import ScoresheetImportApi
 from scoring.models import Game
 from scoring.scoresheet_cli import answer
-from tests.hands import numbered
 from tests.factories import MembershipFactory, PlayerFactory, UserFactory
+from tests.hands import numbered
 from tests.scoring.sheets import TONK_KNOCK_HAND, TONK_KNOCK_SHEET
 from tonkrules.errors import FormatError
 from tonkrules.jsontext import MAX_DEPTH, read_json

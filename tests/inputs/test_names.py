@@ -33,8 +33,8 @@ from scoring.forms import GameStartForm
 from scoring.models import Game, Seat
 from scoring.names import NameField, NameFormField
 from scoring.scoresheet_cli import answer
-from tests.hands import next_number, numbered
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory
+from tests.hands import next_number, numbered
 from tests.scoring.test_pages_games import start_form
 from tonkrules.errors import PlayerError
 from tonkrules.names import clean_name, name_key

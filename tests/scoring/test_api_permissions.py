@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 
 from scoring import services
 from scoring.models import Game, Hand
-from tests.hands import numbered
 from tests.factories import MembershipFactory, UserFactory
+from tests.hands import numbered
 from tests.scoring.conftest import db_counts, new_key
 from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
 from tests.scoring.sheets import TONK_KNOCK_SHEET as SHEET

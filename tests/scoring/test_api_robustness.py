@@ -10,8 +10,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from scoring.models import Game
-from tests.hands import numbered
 from tests.factories import PlayerFactory
+from tests.hands import numbered
 from tests.scoring.conftest import db_counts, new_key
 from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
 from tests.scoring.sheets import TONK_KNOCK_SHEET as SHEET

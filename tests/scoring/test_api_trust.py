@@ -12,8 +12,8 @@ from rest_framework.test import APIClient
 
 from scoring import services
 from scoring.models import Game
-from tests.hands import next_number, numbered
 from tests.factories import MembershipFactory
+from tests.hands import next_number, numbered
 from tests.scoring.conftest import new_key
 from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
 from tournaments.models import Membership

@@ -13,8 +13,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from scoring import messages
-from tests.hands import numbered
 from tests.factories import sit
+from tests.hands import numbered
 from tests.scoring.conftest import new_key
 from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
 from tests.scoring.test_pages_table import CAUGHT_KNOCK, errors_beside, parse, post_hand, tonk_game

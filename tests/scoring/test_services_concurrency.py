@@ -14,8 +14,8 @@ from rest_framework.test import APIClient
 
 from scoring import services
 from scoring.models import Game, Hand, ScoreLine
-from tests.hands import numbered
 from tests.factories import MembershipFactory
+from tests.hands import numbered
 from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

@@ -22,8 +22,8 @@ from ops import tasks as ops_tasks
 from scoring import services as scoring_services
 from scoring.models import Game, Hand, Seat
 from scoring.permissions import Actor
-from tests.hands import numbered
 from tests.factories import MembershipFactory
+from tests.hands import numbered
 from tests.services import WorkerProcess
 from tests.tournaments.play import (
     Entered,

@@ -28,8 +28,8 @@ from rest_framework.test import APIClient
 from config.settings import redis_cache
 from ops.background import tick
 from scoring.models import Game, Hand, Seat
-from tests.hands import next_number, numbered
 from tests.factories import PlayerFactory
+from tests.hands import next_number, numbered
 from tests.services import (
     RedisServer,
     WorkerProcess,

@@ -34,8 +34,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from scoring.models import Game, Hand, Seat
-from tests.hands import next_number, numbered
 from tests.factories import MembershipFactory
+from tests.hands import next_number, numbered
 from tests.services import at_once, wait_until
 from tournaments import services
 from tournaments.errors import TournamentError

@@ -26,8 +26,8 @@ from ops import tasks as ops_tasks
 from scoring import services as scoring
 from scoring.errors import GameFinished, GameNotOpen, HandLimitReached
 from scoring.models import Game, Seat
-from tests.hands import numbered
 from tests.factories import PlayerFactory
+from tests.hands import numbered
 from tests.services import at_once
 from tests.tournaments.play import (
     Entered,
