@@ -317,7 +317,12 @@ def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
             ),
         )
         now = Game.objects.get(pk=game.pk)
-        return _render_main(request, now, _fresh_key(form, now=now), status=409)
+        fresh = _fresh_key(form, now=now)
+        arrived = selectors.current_hands(now)
+        if arrived and isinstance(arrived[-1].entry, dict):  # the hand it may be, in words
+            summary = hand_summary(now.kind, arrived[-1].entry)
+            fresh.add_error(None, _("Entered meanwhile: %(summary)s.") % {"summary": summary})
+        return _render_main(request, now, fresh, status=409)
     except SheetError as exc:
         form.add_rule_error(exc)
         return _render_main(request, game, form, status=REJECTED)

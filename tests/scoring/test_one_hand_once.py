@@ -110,6 +110,7 @@ def assert_one_hand_per_table(
             for name in [k for k in typed if k.startswith(("held_", "melds_", "bid_", "tricks_"))]:
                 assert value_of(page, name) == str(typed[name])
             assert page.find("tr", id="hand-1") is not None
+            assert "Entered meanwhile: " in page.text()
 
 
 @pytest.mark.django_db
