@@ -23,9 +23,10 @@ from rest_framework.test import APIClient
 from scoring import services
 from scoring.errors import HandNotNext
 from scoring.models import Game, Hand, ScoreLine
-from tests.factories import sit
+from tests.factories import UserFactory, sit
 from tests.hands import numbered
 from tests.scoring.conftest import new_key
+from tests.scoring.test_api_schema import schema_json
 from tests.scoring.test_entry_points_same_record import HANDS, PLAYERS
 from tests.scoring.test_pages_table import parse, url, value_of
 from tests.services import at_once
@@ -197,3 +198,48 @@ def test_two_seats_sending_the_same_hand_at_once_record_it_once(kind: str, via: 
         assert not any(isinstance(answer, BaseException) for answer in pair), pair
         answers.append(pair)
     assert_one_hand_per_table(games, answers, via)
+
+
+# --- the import and the schema -----------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_an_imported_hand_whose_number_is_not_its_place_is_409_and_nothing_is_stored() -> None:
+    user = UserFactory()
+    api = APIClient()
+    api.force_authenticate(user)
+    hands = [hand for _data, hand in HANDS["rook"]]
+    sheet = {"format": "tabletally.scoresheet/1", "game": "rook", "players": PLAYERS}
+
+    skipped = api.post(
+        "/api/v1/scoresheets/",
+        {**sheet, "hands": [numbered(hands[0], 1), numbered(hands[1], 3)]},
+        format="json",
+    )
+    assert skipped.status_code == 409
+    conflict = skipped.json()["conflict"]
+    assert (conflict["code"], conflict["number"], conflict["next"]) == ("hand_not_next", 3, 2)
+    typed = api.post(
+        "/api/v1/scoresheets/", {**sheet, "hands": [{**hands[0], "number": "1"}]}, format="json"
+    )
+    assert typed.status_code == 400
+    assert (typed.json()["error"]["code"], typed.json()["error"]["hand"]) == ("bad_format", 1)
+    assert not Game.objects.filter(created_by=user).exists()
+    kept = api.post(
+        "/api/v1/scoresheets/",
+        {**sheet, "hands": [numbered(hands[0], 1), numbered(hands[1], 2)]},
+        format="json",
+    )
+    assert kept.status_code == 201
+    stored = Hand.objects.filter(game_id=kept.json()["id"]).order_by("number")
+    assert [(h.number, h.entry) for h in stored] == [(1, hands[0]), (2, hands[1])]
+
+
+def test_the_schema_requires_the_number_and_documents_409_and_428() -> None:
+    post = schema_json()["paths"]["/api/v1/games/{game_id}/hands/"]["post"]
+    body = post["requestBody"]["content"]["application/json"]["schema"]
+    assert body["required"] == ["number"]
+    assert body["properties"]["number"]["minimum"] == 1
+    assert {"409", "428"} <= set(post["responses"])
+    assert "hand_number_required" in post["responses"]["428"]["description"]
+    assert "hand_not_next" in post["responses"]["409"]["description"]
