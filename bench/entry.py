@@ -18,7 +18,8 @@ again at the end, whatever happens; no other database is touched):
 3. creates ``--games`` Tonk games through ``POST /api/v1/games/`` with the token;
 4. measures two endpoints, both with ``Authorization: Seat <seat key>`` (a player's phone at
    a table: the first seat's key of the game; a table key alone only reads), an
-   ``Idempotency-Key`` unique per request and the same JSON body (one Tonk hand):
+   ``Idempotency-Key`` unique per request and the same JSON body (one Tonk hand, with the
+   ``number`` it is in its game):
 
    * ``hand``: ``POST /api/v1/games/{id}/hands/``, recording the hand;
    * ``bare``: ``POST /bench/bare/``, the same authentication, then one ``INSERT``;
@@ -443,7 +444,6 @@ class Target:
         self.host = f"127.0.0.1:{port}"
         self.games = games
         self.path = path  # None: the hand endpoint of the request's game
-        self.body = json.dumps(HAND_BODY).encode()
         self.run = secrets.token_hex(4)
         self.counter = itertools.count()  # next() on it is atomic under the GIL
         self.created = 0  # 201 answers, every phase and the warm-up included
@@ -453,11 +453,13 @@ class Target:
         i = next(self.counter)
         game = self.games[i % len(self.games)]
         path = self.path or f"/api/v1/games/{game.id}/hands/"
+        # Request i is the (i // games + 1)th to its game: the hand it says it is.
+        body = json.dumps({"number": i // len(self.games) + 1, **HAND_BODY}).encode()
         return post(
             path,
             host=self.host,
             auth=f"Seat {game.seat_key}",
-            body=self.body,
+            body=body,
             idempotency_key=f"bench-{self.run}-{self.name}-{i}",
         )
 

@@ -80,7 +80,6 @@ def profile(args: argparse.Namespace) -> int:
     from scoring import services
 
     user = get_user_model().objects.create_user("bench", password=None)
-    body = json.dumps(HAND_BODY)
     client = Client(HTTP_HOST="127.0.0.1")  # ALLOWED_HOSTS has no "testserver"
     counter = iter(range(10**9))
     # Each game's first seat key, read when the game starts (never inside a measured request).
@@ -96,10 +95,15 @@ def profile(args: argparse.Namespace) -> int:
         seat_keys[game.pk] = game.seats.get(position=0).seat_key
         return game
 
+    numbers: dict[int, int] = {}  # the hands sent to each game so far
+
     def post(game, path: str) -> int:
+        number = numbers.get(game.pk, 0) + 1
+        if path.endswith("/hands/"):  # the bare endpoint records no hand
+            numbers[game.pk] = number
         response = client.post(
             path,
-            body,
+            json.dumps({"number": number, **HAND_BODY}),
             content_type="application/json",
             headers={
                 "Authorization": f"Seat {seat_keys[game.pk]}",
@@ -269,10 +273,14 @@ def step_timers() -> StepTimers:
     steps.wrap(api_auth.SeatKeyAuthentication, "authenticate", "seat key authentication")
     steps.wrap(api_hands, "game_for", "api: game_for (the game, again)")
     steps.wrap(services, "hand_record", "services.hand_record (transaction included)")
-    # hand_record (scoring.services.hands) calls these through its own imports of them.
-    for name in ("_locked", "_replayed", "engine_of", "_current", "_next_revision"):
+    from scoring import ledger
+
+    # hand_record (scoring.services.hands) calls these through its own imports of them, and
+    # through the ledger module (its attributes, read at each call).
+    for name in ("replayed_hand", "engine_of"):
         steps.wrap(hands, name, f"  hand_record: {name}")
-    steps.wrap(hands, "_write_hand", "  hand_record: _write_hand (insert hand and lines)")
+    steps.wrap(ledger, "open_game", "  hand_record: ledger.open_game (the game's row, locked)")
+    steps.wrap(hands, "write_revision", "  hand_record: write_revision (hand, lines, books)")
     from scoring.services import seam
 
     steps.wrap(seam, "_deliver", "  hand_record: the listeners, after commit (tournaments' seam)")

@@ -56,7 +56,13 @@ from scoring.api_parser import (
     length_required_body,
     too_large_body,
 )
-from scoring.errors import GameNotFound, HandNotFound, NotAllowed, ScoringConflict
+from scoring.errors import (
+    GameNotFound,
+    HandNotFound,
+    HandNumberRequired,
+    NotAllowed,
+    ScoringConflict,
+)
 from scoring.messages import error_body, error_message
 from scoring.models import Game
 from scoring.permissions import Actor
@@ -176,6 +182,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, HandNotFound | GameNotFound):
         return Response(
             {"conflict": error_body(exc, exc.to_dict())}, status=status.HTTP_404_NOT_FOUND
+        )
+    if isinstance(exc, HandNumberRequired):  # a precondition the write must state
+        return Response(
+            {"conflict": error_body(exc, exc.to_dict())},
+            status=status.HTTP_428_PRECONDITION_REQUIRED,
         )
     if isinstance(exc, ScoringConflict):
         return Response(

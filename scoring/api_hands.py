@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import (
     OpenApiParameter,
+    OpenApiResponse,
     extend_schema,
     extend_schema_field,
     extend_schema_serializer,
@@ -38,9 +39,10 @@ from scoring.api import (
     has_body,
 )
 from scoring.api_auth import game_for, known_seat
+from scoring.errors import HandNotNext
 from scoring.models import Hand
 from scoring.permissions import MAX_REASON_LENGTH, may_see_audit
-from scoring.serializers import AuditStepOut, HandHistoryOut, HandOut
+from scoring.serializers import AuditStepOut, ConflictOut, HandHistoryOut, HandOut
 
 # One hand object of the score-sheet format; its keys depend on the game (the format's tables).
 HAND_OBJECT = {
@@ -49,12 +51,79 @@ HAND_OBJECT = {
     "description": "One hand object of the score-sheet format (its keys depend on the game).",
 }
 
+#: The key of a new hand's body that says which hand it is (kept beside the hand, not in it).
+NUMBER_KEY = "number"
+
+# A new hand: the hand object with the number the sender believes it is entering.
+NEW_HAND_OBJECT = {
+    "type": "object",
+    "additionalProperties": True,
+    "required": [NUMBER_KEY],
+    "properties": {
+        NUMBER_KEY: {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Which hand this is: the game's last hand number as the sender "
+            "saw it, plus one (1 for the first; a voided number stays used). Under the "
+            "game's lock a hand that is no longer next is refused (409 `hand_not_next`, the "
+            "current hands in `hands`, nothing saved): two phones sending the same hand "
+            "record it once. Without it: 428 `hand_number_required`.",
+        }
+    },
+    "description": "One hand object of the score-sheet format (its keys depend on the game) "
+    "with its `number`.",
+}
+
+HAND_NUMBER_ERRORS = {
+    409: OpenApiResponse(
+        ConflictOut,
+        description="The present state refuses the write; `hand_not_next`: another hand was "
+        "entered meanwhile (`next` is the next number, `hands` the current hands), nothing "
+        "saved: show the sheet and ask before sending again with the new number.",
+    ),
+    428: OpenApiResponse(
+        ConflictOut,
+        description="`hand_number_required`: the body does not say which hand it is (its "
+        "`number`); nothing saved. A retry with the same `Idempotency-Key` still answers as "
+        "the first request did.",
+    ),
+}
+
+
+def hand_number(data: object) -> tuple[object, int | None]:
+    """A new hand's body split into the hand object and the number it says it is (None when
+    it does not say).
+
+    Raises:
+        ValidationError: ``number`` is not a whole number from 1 (400 ``bad_format``).
+    """
+    if not isinstance(data, dict) or NUMBER_KEY not in data:
+        return data, None
+    entry = {k: v for k, v in data.items() if k != NUMBER_KEY}
+    field = serializers.IntegerField(min_value=1)
+    value = data[NUMBER_KEY]
+    try:
+        if isinstance(value, bool | str | float):  # JSON's number, whole: not "3", true, 3.0
+            raise exceptions.ValidationError(field.error_messages["invalid"])
+        number = int(field.run_validation(value))
+    except exceptions.ValidationError as exc:
+        raise exceptions.ValidationError({NUMBER_KEY: exc.detail}) from exc
+    return entry, number
+
 
 @extend_schema_field(HAND_OBJECT)
 class HandObjectField(serializers.JSONField):
     """A hand object of the score-sheet format, checked by the rules engine (a value that is
     not an object is ``bad_format``)."""
 
+
+REVISION_QUERY = OpenApiParameter(
+    "revision",
+    {"type": "integer", "minimum": 1},
+    OpenApiParameter.QUERY,
+    description="The revision voided, as the sender saw it: one that is no longer current "
+    "is 409 `stale_revision`; absent: not checked.",
+)
 
 REASON_QUERY = OpenApiParameter(
     "reason",
@@ -75,19 +144,26 @@ class HandListApi(GameApiView):
         return Response(HandOut.render_many(selectors.current_hands(game)))
 
     @extend_schema(
-        request={"application/json": HAND_OBJECT},
+        request={"application/json": NEW_HAND_OBJECT},
         parameters=[IDEMPOTENCY_REQUIRED],
-        responses={201: HandOut, 200: HandOut, **errors(*WRITE_ERRORS)},
-        examples=[example("A Tonk knock", TONK_HAND_EXAMPLE)],
+        responses={201: HandOut, 200: HandOut, **errors(*WRITE_ERRORS), **HAND_NUMBER_ERRORS},
+        examples=[example("A Tonk knock", {NUMBER_KEY: 1, **TONK_HAND_EXAMPLE})],
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id, load=False)
-        hand, created = services.hand_record(
-            game=game,
-            entry=request.data,
-            by=self.actor(),
-            idempotency_key=self.idempotency_key(required=True),
-        )
+        entry, number = hand_number(request.data)
+        try:
+            hand, created = services.hand_record(
+                game=game,
+                entry=entry,
+                number=number,
+                number_required=True,
+                by=self.actor(),
+                idempotency_key=self.idempotency_key(required=True),
+            )
+        except HandNotNext as exc:  # the current sheet, for the client to show
+            exc.details["hands"] = HandOut.render_many(selectors.current_hands(game))
+            raise
         return created_response(
             HandOut.render(known_seat(request, hand)),
             created,
@@ -148,7 +224,7 @@ class HandDetailApi(GameApiView):
         "`reason` query parameter (a DELETE carries no body); it is needed once a tournament "
         "round is complete (409 `reason_required.closed`). Voiding a voided hand changes "
         "nothing: a retry is safe.",
-        parameters=[REASON_QUERY, IDEMPOTENCY_PARAMETER],
+        parameters=[REASON_QUERY, REVISION_QUERY, IDEMPOTENCY_PARAMETER],
         responses={
             200: HandOut,
             **errors(400, *READ_ERRORS, 409, 411, 413, 415, e404=NOT_FOUND_OR_NO_HAND),
@@ -163,8 +239,21 @@ class HandDetailApi(GameApiView):
             by=self.actor(),
             idempotency_key=key,
             reason=reason,
+            revision=self.revision_query(),
         )
         return Response(HandOut.render(hand))
+
+    def revision_query(self) -> int | None:
+        """The ``?revision=`` of a void (None when absent; 400 when not a whole number from
+        1)."""
+        raw = self.request.query_params.get("revision")
+        if raw is None:
+            return None
+        field = serializers.IntegerField(min_value=1)
+        try:
+            return int(field.run_validation(raw))
+        except exceptions.ValidationError as exc:
+            raise exceptions.ValidationError({"revision": exc.detail}) from exc
 
     def reason_query(self) -> str:
         """The ``?reason=`` of a void (400 when longer than a reason may be)."""
@@ -180,6 +269,16 @@ class HandDetailApi(GameApiView):
 # --- trust at the table (issue 12) -------------------------------------------------------------
 
 _TRUST_ERRORS = errors(*WRITE_ERRORS, e404=NOT_FOUND_OR_NO_HAND)
+
+
+def _revision() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="The revision this step acts on, as the sender saw it: one that is no "
+        "longer current is 409 `stale_revision` (with `current_revision`); absent: not "
+        "checked.",
+    )
 
 
 def _reason(*, required: bool) -> serializers.CharField:
@@ -213,6 +312,7 @@ class HandStepApi(GameApiView):
             by=self.actor(),
             idempotency_key=self.idempotency_key(required=False) or None,
             reason=data.validated_data.get("reason", ""),
+            revision=data.validated_data.get("revision"),
         )
         return Response(HandOut.render(hand))
 
@@ -225,6 +325,7 @@ class HandConfirmApi(HandStepApi):
     @extend_schema_serializer(component_name="ConfirmIn")
     class InputSerializer(StrictSerializer):
         reason = _reason(required=False)
+        revision = _revision()
 
     @extend_schema(
         request=InputSerializer,
@@ -254,6 +355,7 @@ class HandDisputeApi(HandStepApi):
     @extend_schema_serializer(component_name="DisputeIn")
     class InputSerializer(StrictSerializer):
         reason = _reason(required=True)
+        revision = _revision()
 
     @extend_schema(
         request=InputSerializer,
@@ -282,7 +384,8 @@ class HandResolveApi(GameApiView):
         revision = serializers.IntegerField(
             required=False,
             min_value=1,
-            help_text="`correct`: the revision corrected (the current one when absent).",
+            help_text="The revision resolved (for `correct`, the revision corrected): one that "
+            "is no longer current is 409 `stale_revision`; absent: the current one.",
         )
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -332,6 +435,7 @@ class HandRestoreApi(HandStepApi):
     @extend_schema_serializer(component_name="RestoreIn")
     class InputSerializer(StrictSerializer):
         reason = _reason(required=False)
+        revision = _revision()
 
     @extend_schema(
         request=InputSerializer,

@@ -18,9 +18,9 @@ class ScoringConfig(AppConfig):
             games,  # noqa: F401 (the adapters register how refusals word their objects)
             schema,  # noqa: F401 (registers the OpenAPI extension)
         )
-        from scoring.services.games import _game_holds_key
-        from scoring.services.sheets import _jobs_oldest, _jobs_resend
+        from scoring.services.games import game_holds_key
+        from scoring.services.sheets import jobs_oldest, jobs_resend
 
-        tick_register("scoresheet_jobs", _jobs_resend)
-        holder_register("games", _game_holds_key)
-        waiting_register("scoresheet_jobs", _jobs_oldest)
+        tick_register("scoresheet_jobs", jobs_resend)
+        holder_register("games", game_holds_key)
+        waiting_register("scoresheet_jobs", jobs_oldest)

@@ -39,6 +39,15 @@ declare(SCORING_RULE_MESSAGES, into=RULE_MESSAGES)
 CONFLICT_MESSAGES: dict[str, Template] = {
     "conflict": _("this change cannot be made in the game's present state"),
     "stale_revision": _("hand %(number)s is at revision %(current_revision)s, not %(revision)s"),
+    "hand_not_next": _(
+        "hand %(number)s is not the next one: hand %(last_number)s was entered meanwhile, "
+        "so the next is hand %(next)s"
+    ),
+    "hand_not_next.first": _("hand %(number)s is not the next one: the next is hand %(next)s"),
+    "hand_number_required": _(
+        "say which hand this is: the body's \"number\" is the hand's number in the game, "
+        "one more than the last hand on the sheet"
+    ),
     "void_refused.hand": _(
         "only the latest hand of %(title)s can be voided, so that the sequence stays whole; "
         "correct hand %(sequence)s instead"
@@ -150,6 +159,29 @@ class StaleRevision(ScoringConflict):
     """A correction made from a revision that is no longer the current one."""
 
     code = "stale_revision"
+
+
+class HandNotNext(ScoringConflict):
+    """A hand sent as hand ``number`` when the game's next hand is another (``next``): another
+    phone entered one meanwhile (``last_number``), or the same hand is sent twice. Nothing is
+    saved; the sender shows the sheet as it stands and asks before sending again."""
+
+    code = "hand_not_next"
+
+    def __init__(self, *, number: int, last_number: int) -> None:
+        super().__init__(
+            "hand_not_next" if last_number else "hand_not_next.first",
+            number=number,
+            next=last_number + 1,
+            last_number=last_number,
+        )
+
+
+class HandNumberRequired(ScoringConflict):
+    """A hand sent through the API without saying which hand it is (its ``number``): the API
+    answers 428 Precondition Required, nothing saved."""
+
+    code = "hand_number_required"
 
 
 class VoidRefused(ScoringConflict):

@@ -52,6 +52,7 @@ from scoring.errors import (
     GameNotOpen,
     HandLimitReached,
     HandNotFound,
+    HandNotNext,
     IdempotencyKeyReused,
     NotAllowed,
     ReasonRequired,
@@ -306,13 +307,18 @@ def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
     if not form.is_valid():
         return _render_main(request, game, form, status=idempotency.page_status(form, REJECTED))
     key_ = form.cleaned_data["idempotency_key"]
-    after = form.cleaned_data.get("after")
-    if (
-        after is not None
-        and after != game.last_number
-        and not game.hands.filter(idempotency_key=key_).exists()
-    ):
-        # Another phone entered a hand since this form was shown: the same hand twice?
+    after = form.cleaned_data.get("after")  # the last hand number the form was shown after
+    try:
+        hand, _created = services.hand_record(
+            game=game,
+            entry=form.entry(),
+            number=None if after is None else after + 1,
+            idempotency_key=key_,
+            **_who(request, game),
+        )
+    except HandNotNext:
+        # Another phone entered a hand since this form was shown: the same hand twice? The
+        # cards typed stay; the form follows the hand that arrived, and asks before sending.
         form.add_error(
             None,
             _(
@@ -320,11 +326,13 @@ def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
                 "a different hand, send it again."
             ),
         )
-        return _render_main(request, game, _fresh_key(form, now=game), status=409)
-    try:
-        hand, _created = services.hand_record(
-            game=game, entry=form.entry(), idempotency_key=key_, **_who(request, game)
-        )
+        now = Game.objects.get(pk=game.pk)
+        fresh = _fresh_key(form, now=now)
+        arrived = selectors.current_hands(now)
+        if arrived and isinstance(arrived[-1].entry, dict):  # the hand it may be, in words
+            summary = hand_summary(now.kind, arrived[-1].entry)
+            fresh.add_error(None, _("Entered meanwhile: %(summary)s.") % {"summary": summary})
+        return _render_main(request, now, fresh, status=409)
     except SheetError as exc:
         form.add_rule_error(exc)
         return _render_main(request, game, form, status=REJECTED)

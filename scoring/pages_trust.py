@@ -48,6 +48,8 @@ class ReasonForm(idempotency.KeyedForm):
     (required where ``required``)."""
 
     idempotency_key = idempotency.KeyField()
+    #: The revision the page showed: one no longer current is refused (409, nothing changed).
+    revision = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
     reason = forms.CharField(
         label=gettext_lazy("Reason"),
         max_length=MAX_REASON_LENGTH,
@@ -193,6 +195,7 @@ def _step(
             by=actor_of(request, game),
             reason=form.cleaned_data["reason"],
             idempotency_key=form.cleaned_data["idempotency_key"] or None,
+            revision=form.cleaned_data.get("revision"),
             **extra,
         )
     except HandNotFound as exc:

@@ -142,6 +142,17 @@ class ConflictObjectOut(serializers.Serializer[Any]):
         required=False, help_text="void_refused: the latest hand, the only one that may be voided."
     )
     limit = serializers.IntegerField(required=False, help_text="hand_limit: the hands it takes.")
+    next = serializers.IntegerField(
+        required=False, help_text="hand_not_next: the number the next hand takes."
+    )
+    last_number = serializers.IntegerField(
+        required=False, help_text="hand_not_next: the last hand number entered (0: none)."
+    )
+    hands = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="hand_not_next: the current hands, as `GET .../hands/` gives them.",
+    )
     game = serializers.JSONField(
         required=False,
         help_text="hand_limit: the game's id; not_tonk: the game's name.",

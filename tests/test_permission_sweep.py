@@ -32,6 +32,7 @@ from scoring import services
 from scoring.models import Game, Hand, HandEvent, ScoreLine
 from scoring.permissions import Actor
 from tests.factories import MembershipFactory, PlayerFactory
+from tests.hands import next_number, numbered
 from tournaments import services as tournaments
 from tournaments.models import Membership, Round
 from tournaments.services.rounds import _complete
@@ -231,7 +232,7 @@ def _api(method: str, tail: str, body: Callable[[Game], Any] | None = None) -> C
 
 #: Every mutating endpoint of a game in the API (each with a reason where it takes one).
 API = [
-    Write("record", _api("post", "hands/", lambda g: knock(g, 2))),
+    Write("record", _api("post", "hands/", lambda g: numbered(knock(g, 2), next_number(g)))),
     Write(
         "correct",
         _api("put", "hands/1/", lambda g: {"revision": 1, "hand": knock(g, 1), "reason": REASON}),

@@ -102,13 +102,16 @@ class RookEntryForm(EntryForm):
             "dealer": self.name(data["dealer"]),
             "out": None if out is None else self.name(out),
         }
-        if out is not None:
-            melds = {
-                name: groups
-                for i, name in enumerate(self.names)
-                if (groups := groups_of(data.get(f"melds_{i}", "")))
-            }
+        # Every meld typed is sent, time called or not: the engine checks each one (bad_meld
+        # beside its field), as it checks an API client's or an imported sheet's.
+        melds = {
+            name: groups
+            for i, name in enumerate(self.names)
+            if (groups := groups_of(data.get(f"melds_{i}", "")))
+        }
+        if out is not None or melds:
             hand["melds"] = melds
+        if out is not None:
             discard = cards_of(data.get("discard", ""))
             if discard:
                 hand["discard"] = " ".join(discard)

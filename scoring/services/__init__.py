@@ -9,13 +9,19 @@
 - :mod:`~scoring.services.trust`: confirming, disputing, resolving, restoring, rotating links
   (who may: :mod:`scoring.permissions`);
 - :mod:`~scoring.services.common`: helpers shared by the others (seat specs, the game's engine,
-  storable names, writing a hand revision with its score lines).
+  storable names, request fingerprints, a hand's trail, writing a hand revision with its score
+  lines).
+
+The game row's books (totals, numbers, version) are written by :mod:`scoring.ledger` alone: it
+opens the game locked, refuses a hand that is no longer next, applies or reverts hands and
+announces each change once after commit; every service here goes through it.
 
 Every function is keyword-only, runs in one transaction and validates through ``tonkrules``.
 Rule errors are raised as :class:`tonkrules.sheet.SheetError` (the format's error object, with
 the hand's position); refusals that are not rule errors are :mod:`scoring.errors`. Writes to one
-game are serialised by locking its row, so a retried request (same idempotency key) or two
-corrections from the same revision can never both be applied.
+game are serialised by locking its row, so a retried request (same idempotency key), two
+corrections from the same revision, or the same hand sent from two phones (each saying which
+hand it is) can never both be applied.
 
 After a change commits, the listeners registered with :func:`game_changed_register` are called
 once with a typed :class:`scoring.events.GameChanged` (which game, what changed): this is how
@@ -24,14 +30,14 @@ once with a typed :class:`scoring.events.GameChanged` (which game, what changed)
 not told of the change (no echo; see :mod:`scoring.events`).
 
 The public names are importable from this package, as callers use them
-(``services.hand_record``); names starting with ``_`` that one module imports from another are
-shared within this package only.
+(``services.hand_record``). What one module of this package uses from another is a public,
+documented name; no private name crosses a module (``tests/test_ledger_architecture.py``).
 """
 
+from scoring.ledger import BOOKKEEPING_FIELDS as HAND_STATE_FIELDS
+from scoring.ledger import LOCKED_FIELDS
 from scoring.money import MAX_STAKE_LENGTH
 from scoring.services.common import (
-    HAND_STATE_FIELDS,
-    LOCKED_FIELDS,
     SeatSpec,
     User,
     as_json_text,

@@ -3,7 +3,7 @@ the first hand, finishing it; and starting, opening and finishing many at once (
 round's tables), in a few statements whatever their number, by the same rules.
 
 Every function is keyword-only and runs in one transaction; each change is announced after
-commit to every listener but ``origin`` (:mod:`scoring.services.seam`).
+commit to every listener but ``origin``; versions and totals are :mod:`scoring.ledger`'s.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from ops import idempotency
+from scoring import ledger
 from scoring.errors import (
     IdempotencyKeyReused,
     SeatsFixed,
@@ -27,10 +28,7 @@ from scoring.permissions import Act, Actor, check
 from scoring.services.common import (
     SeatSpec,
     User,
-    _locked,
-    _user,
 )
-from scoring.services.seam import _announce, _announce_all
 from tonkrules import RuleError, find_game
 from tonkrules.errors import FormatError, PlayerError
 from tonkrules.games import GameRules
@@ -86,7 +84,7 @@ def game_start(
         SheetError: a bad game, option, stake, currency, name or number of players.
         IdempotencyKeyReused: the key was used for another game or another create.
     """
-    owner = _user(created_by)
+    owner = ledger.signed_in(created_by)
     specs = [p if isinstance(p, SeatSpec) else SeatSpec(p) for p in players]
     fingerprint = _fingerprint or idempotency.fingerprint(
         "POST",
@@ -140,7 +138,7 @@ def _key_reused() -> IdempotencyKeyReused:
     return IdempotencyKeyReused("idempotency_key_reused.game")
 
 
-def _game_holds_key(user_id: int, key: str) -> bool:
+def game_holds_key(user_id: int, key: str) -> bool:
     """Whether user ``user_id`` started a game (or imported a sheet) under ``key``
     (``ops.idempotency.holder_register``)."""
     return Game.objects.filter(created_by_id=user_id, idempotency_key=key).exists()
@@ -292,7 +290,7 @@ def _games_create(
         Game(
             **settings,
             **fields,
-            totals={s.name: 0 for s in specs},
+            **ledger.opening_books(s.name for s in specs),
             state=Game.State.WAITING if waiting else Game.State.IN_PLAY,
         )
         for specs in tables
@@ -316,7 +314,7 @@ def _games_create(
         Game.objects.bulk_create(
             games, update_conflicts=True, unique_fields=("id",), update_fields=("seating",)
         )
-    _announce_all((game.pk for game in games), Change.STARTED, origin)
+    ledger.announce_all((game.pk for game in games), Change.STARTED, origin)
     return games
 
 
@@ -324,7 +322,7 @@ def _games_create(
 def game_open(*, game: Game, origin: str | None = None) -> Game:
     """Open a waiting game for hands (a tournament round published). Idempotent; a finished
     game stays finished. ``origin``: the listener on whose behalf it acts (not told of it)."""
-    game = _locked(game)
+    game = ledger.open_game(game)
     if game.state == Game.State.WAITING:
         _open([game.pk], origin)
     return Game.objects.get(pk=game.pk)
@@ -353,10 +351,8 @@ def games_open(*, game_ids: Iterable[int], origin: str | None = None) -> list[in
 def _open(game_ids: list[int], origin: str | None) -> None:
     """Open waiting games (their rows locked): in play, a new version, announced ``OPENED``."""
     if game_ids:
-        Game.objects.filter(pk__in=game_ids).update(
-            state=Game.State.IN_PLAY, version=F("version") + 1
-        )
-        _announce_all(game_ids, Change.OPENED, origin)
+        ledger.bump_all(game_ids, state=Game.State.IN_PLAY)
+        ledger.announce_all(game_ids, Change.OPENED, origin)
 
 
 @transaction.atomic
@@ -364,13 +360,11 @@ def game_limit_set(*, game: Game, hand_limit: int, origin: str | None = None) ->
     """Lower the most hands a game takes to ``hand_limit`` (never below the hands entered;
     never raised): when a tournament round's time is called, the hand in progress is the last.
     Idempotent. ``origin``: the listener on whose behalf it acts (not told of it)."""
-    game = _locked(game)
+    game = ledger.open_game(game)
     limit = max(hand_limit, game.current_hands)
     if game.hand_limit is None or limit < game.hand_limit:
-        game.hand_limit = limit
-        game.version += 1
-        game.save(update_fields=("hand_limit", "version"))
-        _announce(game.pk, Change.LIMIT_SET, origin)
+        ledger.bump(game, hand_limit=limit)
+        ledger.announce(game.pk, Change.LIMIT_SET, origin)
     return Game.objects.get(pk=game.pk)
 
 
@@ -394,10 +388,8 @@ def games_last_hand(*, game_ids: Iterable[int], origin: str | None = None) -> li
         .values_list("pk", flat=True)
     )
     if changed:
-        Game.objects.filter(pk__in=changed).update(
-            hand_limit=F("current_hands") + 1, version=F("version") + 1
-        )
-        _announce_all(changed, Change.LIMIT_SET, origin)
+        ledger.bump_all(changed, hand_limit=F("current_hands") + 1)
+        ledger.announce_all(changed, Change.LIMIT_SET, origin)
     return changed
 
 
@@ -411,7 +403,7 @@ def seat_replace(*, game: Game, position: int, seat: SeatSpec, origin: str | Non
         SheetError: a name the game cannot take (blank, too long, already at the table).
         SeatsFixed: the game already has hands.
     """
-    game = _locked(game)
+    game = ledger.open_game(game)
     if game.last_number:
         raise SeatsFixed(game=game.pk)
     names = [name for name, _seat in game.seating]
@@ -428,10 +420,8 @@ def seat_replace(*, game: Game, position: int, seat: SeatSpec, origin: str | Non
         name=seat.name, player_id=seat.player_id, seat_key=new_seat_key()
     )
     game.seating[position] = [seat.name, seat_id]
-    game.totals = dict.fromkeys(names, 0)  # no hands yet
-    game.version += 1
-    game.save(update_fields=("seating", "totals", "version"))
-    _announce(game.pk, Change.SEAT_REPLACED, origin)
+    ledger.reset_totals(game, names, seating=game.seating)  # no hands yet
+    ledger.announce(game.pk, Change.SEAT_REPLACED, origin)
     return Game.objects.get(pk=game.pk)
 
 
@@ -445,7 +435,7 @@ def game_finish(*, game: Game, by: Actor | None = None, origin: str | None = Non
     Raises:
         NotAllowed: ``by`` may not finish it.
     """
-    game = _locked(game)
+    game = ledger.open_game(game)
     if by is not None:
         check(Act.FINISH, actor=by, game=game)
     if game.state != Game.State.FINISHED:
@@ -479,7 +469,5 @@ def _finish(game_ids: list[int], origin: str | None) -> None:
     """Finish games (their rows locked): no new hands, when, a new version, announced
     ``FINISHED``."""
     if game_ids:
-        Game.objects.filter(pk__in=game_ids).update(
-            state=Game.State.FINISHED, finished_at=timezone.now(), version=F("version") + 1
-        )
-        _announce_all(game_ids, Change.FINISHED, origin)
+        ledger.bump_all(game_ids, state=Game.State.FINISHED, finished_at=timezone.now())
+        ledger.announce_all(game_ids, Change.FINISHED, origin)

@@ -4,7 +4,7 @@ After a change commits, the listeners registered with :func:`game_changed_regist
 once with a typed :class:`scoring.events.GameChanged` (which game, what changed): this is how
 ``tournaments`` hears of results (no Django signals). A change made with ``origin=name`` is not
 delivered to the listener registered under that name (no echo; see :mod:`scoring.events`).
-Names starting with ``_`` are shared within ``scoring.services`` only.
+Services announce through :func:`scoring.ledger.announce`, which calls :func:`announce_all`.
 """
 
 from __future__ import annotations
@@ -40,13 +40,13 @@ def game_changed_unregister(listener: Listener) -> None:
     _game_changed[:] = [(cb, name) for cb, name in _game_changed if cb is not listener]
 
 
-def _announce(game_id: int, change: Change, origin: str | None) -> None:
+def announce(game_id: int, change: Change, origin: str | None) -> None:
     """Announce one change to game ``game_id``, once, after the outermost transaction commits
     (not at all if it rolls back), to every listener but the one named ``origin``."""
-    _announce_all((game_id,), change, origin)
+    announce_all((game_id,), change, origin)
 
 
-def _announce_all(game_ids: Iterable[int], change: Change, origin: str | None) -> None:
+def announce_all(game_ids: Iterable[int], change: Change, origin: str | None) -> None:
     """Announce the same change to each game of ``game_ids`` (a round's tables), each once, in
     that order, after the outermost transaction commits, to every listener but the one named
     ``origin``: one callback on commit for them all, none when no listener would hear them."""

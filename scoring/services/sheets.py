@@ -10,17 +10,16 @@ from django.utils import timezone
 
 from ops import idempotency
 from ops.background import enqueue, resend_waiting
+from scoring import ledger
+from scoring.errors import HandNotNext
 from scoring.models import Game, Hand, ScoresheetJob
-from scoring.services.common import (
-    User,
-    _add_to_totals,
-    _save_state,
-    _sequence_state,
-    _write_hand,
-)
+from scoring.services.common import User, write_revision
 from scoring.services.games import game_start
 from scoring.tasks import scoresheet_job_run
+from tonkrules import HandScore
+from tonkrules.errors import FormatError
 from tonkrules.sheet import (
+    SheetError,
     read_sheet,
     score,
     score_sheet_json,
@@ -37,12 +36,18 @@ def scoresheet_import(
 ) -> tuple[Game, bool]:
     """Import a whole score sheet as a new game, its hands stored verbatim, scored and lined.
 
+    Each hand may say which hand it is (``number``, kept beside the hand, not in it): the
+    first is 1, each next one more (one hand, once, as at a table).
+
     Returns:
         (the game, whether it was created now; a retry with the same key returns the first).
 
     Raises:
-        SheetError: the sheet breaks a rule or the format; nothing is stored.
+        SheetError: the sheet breaks a rule or the format (a ``number`` that is not a whole
+            number from 1 is ``bad_format``); nothing is stored.
+        HandNotNext: a hand's ``number`` is not its place in the sheet (409); nothing stored.
     """
+    sheet = _numbered(sheet)
     checked = read_sheet(sheet)
     assert isinstance(sheet, dict)
     result = score(checked)
@@ -63,12 +68,11 @@ def scoresheet_import(
         return game, False
     engine = checked.game
     seats = {name: seat_id for name, seat_id in game.seating}
-    hands: list[Hand] = []
+    scored: list[tuple[Hand, HandScore]] = []
     for number, (entry, record, score_) in enumerate(
         zip(sheet["hands"], checked.hands, result.hands, strict=True), 1
     ):
-        _add_to_totals(game, score_.scores.items(), +1)
-        hand = _write_hand(
+        hand = write_revision(
             game=game,
             number=number,
             revision=1,
@@ -83,12 +87,38 @@ def scoresheet_import(
         )
         if hand is None:  # only a write with an idempotency key can find its place taken
             raise RuntimeError(f"hand {number} of an import was not written")
-        hands.append(hand)
-    game.last_number = len(hands)
-    game.version += 1
-    _sequence_state(game, hands)
-    _save_state(game)
+        scored.append((hand, score_))
+    ledger.import_hands(game, scored)
     return game, True
+
+
+#: The key of a sheet's hand that says which hand it is.
+NUMBER_KEY = "number"
+
+
+def _numbered(sheet: object) -> object:
+    """``sheet`` with each hand's ``number`` checked against its place and taken out (the
+    hand is stored as the engine reads it); a sheet that is not an object with a list of
+    hands is returned as it is, for :func:`tonkrules.sheet.read_sheet` to refuse.
+
+    Raises:
+        SheetError: a ``number`` that is not a whole number from 1 (``bad_format``).
+        HandNotNext: a ``number`` that is not the hand's place in the sheet.
+    """
+    if not isinstance(sheet, dict) or not isinstance(sheet.get("hands"), list):
+        return sheet
+    hands: list[object] = []
+    for place, raw in enumerate(sheet["hands"], 1):
+        if isinstance(raw, dict) and NUMBER_KEY in raw:
+            number = raw[NUMBER_KEY]
+            if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+                error = FormatError("value_type.whole", params={"key": NUMBER_KEY})
+                raise SheetError(error, place)
+            if number != place:
+                raise HandNotNext(number=number, last_number=place - 1)
+            raw = {k: v for k, v in raw.items() if k != NUMBER_KEY}
+        hands.append(raw)
+    return {**sheet, "hands": hands}
 
 
 @transaction.atomic
@@ -102,7 +132,7 @@ def scoresheet_job_submit(*, sheet: object) -> ScoresheetJob:
     return job
 
 
-def _jobs_resend(*, now: datetime, resend_before: datetime) -> int:
+def jobs_resend(*, now: datetime, resend_before: datetime) -> int:
     """The tick's job: send again the task of every queued job last sent before
     ``resend_before``. Returns how many."""
     return resend_waiting(
@@ -114,7 +144,7 @@ def _jobs_resend(*, now: datetime, resend_before: datetime) -> int:
     )
 
 
-def _jobs_oldest() -> datetime | None:
+def jobs_oldest() -> datetime | None:
     """Since when the oldest queued job waits (None: none waits)."""
     return (
         ScoresheetJob.objects.filter(status=ScoresheetJob.Status.QUEUED)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from scoring import ledger
 from scoring.errors import (
     HandDisputed,
     HandLimitReached,
@@ -37,18 +38,29 @@ from scoring.events import Change
 from scoring.models import Game, Hand, HandEvent, Seat, new_seat_key, new_table_key
 from scoring.permissions import Act, Actor, check, check_confirm, reason_text
 from scoring.services.common import (
-    _add_to_totals,
-    _event,
-    _hand_fingerprint,
-    _line_scores,
-    _locked,
-    _replayed_step,
-    _save_state,
-    _sequence_state,
+    hand_fingerprint,
+    keep_step,
+    line_scores,
+    replayed_step,
 )
-from scoring.services.hands import _correct, _current, _previous_sequence, _replayed, _void
-from scoring.services.seam import _announce
+from scoring.services.hands import (
+    check_revision,
+    correct_locked,
+    counting_hands,
+    previous_sequence,
+    replayed_hand,
+    void_locked,
+)
 from tonkrules import RuleError, find_game
+
+
+def step_body(reason: object, revision: int | None) -> dict[str, object]:
+    """The body of a step's request as its fingerprint sees it (:mod:`ops.idempotency`): the
+    reason, and the revision it acts on when the request named one."""
+    body: dict[str, object] = {"reason": str(reason or "")}
+    if revision is not None:
+        body["revision"] = revision
+    return body
 
 
 def _current_hand(game: Game, number: int) -> Hand:
@@ -70,16 +82,10 @@ def _confirmations(hand: Hand) -> list[tuple[int | None, str]]:
     return out
 
 
-def _bump(game: Game) -> None:
-    """A new version of the locked game: every phone's copy of its sheet is out of date."""
-    game.version += 1
-    Game.objects.filter(pk=game.pk).update(version=game.version)
-
-
 def _set_status(game: Game, hand: Hand, status: str) -> None:
     hand.status = status
     hand.save(update_fields=("status",))
-    _bump(game)
+    ledger.bump(game)
 
 
 @transaction.atomic
@@ -89,6 +95,7 @@ def hand_confirm(
     number: int,
     by: Actor,
     reason: object = "",
+    revision: int | None = None,
     idempotency_key: str | None = None,
     origin: str | None = None,
 ) -> Hand:
@@ -103,6 +110,8 @@ def hand_confirm(
 
     Raises:
         HandNotFound: no current hand ``number``.
+        StaleRevision: ``revision`` (the revision the confirmer saw; None: not checked) is
+            no longer the current one.
         HandDisputed: the hand is disputed (a director resolves it).
         NotAllowed: not a seat of this game (``.seat``), the seat that entered it
             (``.own_hand``), the device that entered or already confirmed it under another
@@ -111,16 +120,17 @@ def hand_confirm(
         ReasonRequired: a director, a complete round, no reason (``.closed``); or a reason
             over 500 characters.
     """
-    game = _locked(game)
-    fingerprint = _hand_fingerprint(
-        game, number, by, {"reason": str(reason or "")}, step=HandEvent.Action.CONFIRM
+    game = ledger.open_game(game)
+    fingerprint = hand_fingerprint(
+        game, number, by, step_body(reason, revision), step=HandEvent.Action.CONFIRM
     )
-    replay = _replayed_step(game, idempotency_key, fingerprint)
+    replay = replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:
         return replay
     why = reason_text(reason)
     role = check(Act.CONFIRM, actor=by, game=game, reason=why)
     hand = _current_hand(game, number)
+    check_revision(hand, revision)
     if hand.status == Hand.Status.CONFIRMED:
         return hand
     if hand.status == Hand.Status.DISPUTED:
@@ -130,7 +140,7 @@ def hand_confirm(
     confirmed_by: set[int | None] = {seat_id for seat_id, _device in earlier}
     if not role.referee and role.seat_id in confirmed_by:
         return hand  # this seat confirmed it already
-    _event(
+    keep_step(
         hand,
         HandEvent.Action.CONFIRM,
         by,
@@ -150,10 +160,10 @@ def hand_confirm(
         agreed = True
     if agreed:
         _set_status(game, hand, Hand.Status.CONFIRMED)
-        _announce(game.pk, Change.HAND_CONFIRMED, origin)
+        ledger.announce(game.pk, Change.HAND_CONFIRMED, origin)
     else:
-        _bump(game)
-        _announce(game.pk, Change.HAND_STATUS, origin)
+        ledger.bump(game)
+        ledger.announce(game.pk, Change.HAND_STATUS, origin)
     return hand
 
 
@@ -164,6 +174,7 @@ def hand_dispute(
     number: int,
     by: Actor,
     reason: object,
+    revision: int | None = None,
     idempotency_key: str | None = None,
     origin: str | None = None,
 ) -> Hand:
@@ -173,14 +184,16 @@ def hand_dispute(
 
     Raises:
         HandNotFound: no current hand ``number``.
+        StaleRevision: ``revision`` (the revision disputed; None: not checked) is no longer
+            the current one.
         ReasonRequired: no reason given, or one over 500 characters.
         NotAllowed: not a seat of this game.
     """
-    game = _locked(game)
-    fingerprint = _hand_fingerprint(
-        game, number, by, {"reason": str(reason or "")}, step=HandEvent.Action.DISPUTE
+    game = ledger.open_game(game)
+    fingerprint = hand_fingerprint(
+        game, number, by, step_body(reason, revision), step=HandEvent.Action.DISPUTE
     )
-    replay = _replayed_step(game, idempotency_key, fingerprint)
+    replay = replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:  # a late retry never disputes a hand resolved since
         return replay
     why = reason_text(reason)
@@ -188,12 +201,13 @@ def hand_dispute(
     if not why:
         raise ReasonRequired()
     hand = _current_hand(game, number)
+    check_revision(hand, revision)
     repeated = HandEvent.objects.filter(
         hand=hand, action=HandEvent.Action.DISPUTE, seat=role.seat_id, reason=why
     ).exists()
     if hand.status == Hand.Status.DISPUTED and repeated:
         return hand
-    _event(
+    keep_step(
         hand,
         HandEvent.Action.DISPUTE,
         by,
@@ -204,7 +218,7 @@ def hand_dispute(
         revision=hand.revision,
     )
     _set_status(game, hand, Hand.Status.DISPUTED)
-    _announce(game.pk, Change.HAND_DISPUTED, origin)
+    ledger.announce(game.pk, Change.HAND_DISPUTED, origin)
     return hand
 
 
@@ -228,6 +242,8 @@ def hand_resolve(
     """A director resolves hand ``number`` (issue 12: Disputes): ``confirm`` it as it
     stands, ``correct`` it (``entry``, from ``revision``: the current one when None; the new
     revision is confirmed), or ``void`` it; always with a reason, kept with the resolution.
+    ``revision``, when given, is the revision the director acts on, for every action: one
+    that is no longer current is :class:`StaleRevision` (409).
     A resolution already applied (a confirmed hand confirmed, a voided one voided, a
     correction retried with its idempotency key) changes nothing and keeps nothing.
 
@@ -243,10 +259,10 @@ def hand_resolve(
     """
     if action not in RESOLUTIONS:
         raise ValueError(f"action must be one of {RESOLUTIONS}")
-    game = _locked(game, replay_key=idempotency_key if action == "correct" else None)
+    game = ledger.open_game(game, replay_key=idempotency_key if action == "correct" else None)
     body = {"action": action, "reason": str(reason or ""), "revision": revision, "hand": entry}
-    fingerprint = _hand_fingerprint(game, number, by, body, step=HandEvent.Action.RESOLVE)
-    replay = _replayed_step(game, idempotency_key, fingerprint)
+    fingerprint = hand_fingerprint(game, number, by, body, step=HandEvent.Action.RESOLVE)
+    replay = replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:
         return replay
     why = reason_text(reason)
@@ -254,23 +270,24 @@ def hand_resolve(
     if not why:
         raise ReasonRequired()
     if action == "correct":  # a retried correction returns the revision it wrote
-        existing = _replayed(game.replay_id, fingerprint)
+        existing = replayed_hand(game.replay_id, fingerprint)
         if existing is not None:
             return existing
     if action == "void":
         if not game.hands.filter(number=number, state=Hand.State.CURRENT).exists():
-            return _void(game, number, by, role, why, origin)  # voided already: as it was
-        hand = _void(game, number, by, role, why, origin)
+            return void_locked(game, number, by, role, why, origin)  # voided already: as it was
+        hand = void_locked(game, number, by, role, why, origin, revision=revision)
     else:
         current = _current_hand(game, number)
         if action == "confirm":
+            check_revision(current, revision)
             hand = current
             if hand.status == Hand.Status.CONFIRMED:
                 return hand  # resolved already: nothing to keep
             _set_status(game, hand, Hand.Status.CONFIRMED)
-            _announce(game.pk, Change.HAND_CONFIRMED, origin)
+            ledger.announce(game.pk, Change.HAND_CONFIRMED, origin)
         else:
-            hand, _created = _correct(
+            hand, _created = correct_locked(
                 game,
                 number=number,
                 revision=current.revision if revision is None else revision,
@@ -288,7 +305,7 @@ def hand_resolve(
                 origin=origin,
                 director=True,
             )
-    _event(
+    keep_step(
         hand,
         HandEvent.Action.RESOLVE,
         by,
@@ -308,6 +325,7 @@ def hand_restore(
     number: int,
     by: Actor | None = None,
     reason: object = "",
+    revision: int | None = None,
     idempotency_key: str | None = None,
     origin: str | None = None,
 ) -> Hand:
@@ -322,17 +340,19 @@ def hand_restore(
     Raises:
         HandNotFound: no hand ``number``.
         NotVoided: the hand was corrected, never voided (its number has no voided revision).
+        StaleRevision: ``revision`` (the voided revision restored; None: not checked) is not
+            the hand's last revision.
         RestoreRefused: it would break the sequence of rounds or hands.
         HandLimitReached: the game already holds every hand it takes.
         NotAllowed: as :func:`scoring.permissions.check` says; or a player restoring a hand a
             director voided (``.director_void``: a director's to undo).
         ReasonRequired: as :func:`scoring.permissions.check` says.
     """
-    game = _locked(game)
-    fingerprint = _hand_fingerprint(
-        game, number, by, {"reason": str(reason or "")}, step=HandEvent.Action.RESTORE
+    game = ledger.open_game(game)
+    fingerprint = hand_fingerprint(
+        game, number, by, step_body(reason, revision), step=HandEvent.Action.RESTORE
     )
-    replay = _replayed_step(game, idempotency_key, fingerprint)
+    replay = replayed_step(game, idempotency_key, fingerprint)
     if replay is not None:  # a late retry never restores a hand voided since
         return replay
     why = reason_text(reason)
@@ -344,6 +364,7 @@ def hand_restore(
         return last
     if last.state != Hand.State.VOIDED:
         raise NotVoided(number=number)
+    check_revision(last, revision)
     if role is not None and not role.director:
         void = (
             HandEvent.objects.filter(hand=last, action=HandEvent.Action.VOID)
@@ -354,13 +375,13 @@ def hand_restore(
             raise NotAllowed("not_allowed.director_void")
     if game.hand_limit is not None and game.current_hands >= game.hand_limit:
         raise HandLimitReached(game=game.pk, limit=game.hand_limit)
-    current = _current(game)
+    current = counting_hands(game)
     engine = find_game(game.kind)
     if engine.number_key is not None:
         if current and current[-1].number > number:
             raise RestoreRefused(number=number)
         names = [name for name, _seat in game.seating]
-        previous = _previous_sequence(
+        previous = previous_sequence(
             game, current[-1].sequence if current else None, first=not current
         )
         try:
@@ -380,11 +401,8 @@ def hand_restore(
         # Back from a void, a player's restore is the table's to confirm again.
         last.status = Hand.Status.PROVISIONAL
     last.save(update_fields=("state", "voided_at", "status"))
-    _add_to_totals(game, _line_scores(last), +1)
-    _sequence_state(game, sorted([*current, last], key=lambda h: h.number))
-    game.version += 1
-    _save_state(game)
-    _event(
+    ledger.restore(game, line_scores(last), sorted([*current, last], key=lambda h: h.number))
+    keep_step(
         last,
         HandEvent.Action.RESTORE,
         by,
@@ -394,7 +412,7 @@ def hand_restore(
         request_fingerprint=fingerprint,
         revision=last.revision,
     )
-    _announce(game.pk, Change.HAND_RESTORED, origin)
+    ledger.announce(game.pk, Change.HAND_RESTORED, origin)
     return last
 
 
@@ -406,10 +424,10 @@ def game_links_rotate(*, game: Game, by: Actor | None = None) -> Game:
     Raises:
         NotAllowed: ``by`` may not.
     """
-    game = _locked(game)
+    game = ledger.open_game(game)
     if by is not None:
         check(Act.ROTATE, actor=by, game=game)
-    Game.objects.filter(pk=game.pk).update(table_key=new_table_key(), version=game.version + 1)
+    ledger.bump(game, table_key=new_table_key())
     for seat in Seat.objects.filter(game_id=game.pk):
         seat.seat_key = new_seat_key()
         seat.save(update_fields=("seat_key",))

@@ -103,14 +103,14 @@ def test_fourth_game_started_and_played_through_the_api(tally: TallyAdapter) -> 
 
     recorded = api.post(
         f"/api/v1/games/{game_id}/hands/",
-        {"dealer": "Ben", "points": {"Ana": 40, "Ben": 15}},
+        {"number": 1, "dealer": "Ben", "points": {"Ana": 40, "Ben": 15}},
         format="json",
         HTTP_IDEMPOTENCY_KEY="api-hand-1",
     )
     assert recorded.status_code == 201, recorded.content
     refused = api.post(
         f"/api/v1/games/{game_id}/hands/",
-        {"dealer": "Ana", "points": {"Ana": 40}},
+        {"number": 2, "dealer": "Ana", "points": {"Ana": 40}},
         format="json",
         HTTP_IDEMPOTENCY_KEY="api-hand-2",
     )

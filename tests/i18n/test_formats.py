@@ -21,6 +21,7 @@ from rest_framework.test import APIClient
 from ops import l10n
 from scoring.models import Game, Hand
 from tests.factories import MembershipFactory, sit
+from tests.hands import numbered
 from tests.scoring.test_pages_table import (
     BLUKE_HAND_1,
     CAUGHT_KNOCK,
@@ -289,7 +290,10 @@ def test_the_api_answers_ascii_digits_in_every_language() -> None:
     hand = {"dealer": "Ben", "end": "knock", "by": "Ana", "held": {"Ana": "AS 2D", "Ben": "KH QH"}}
     assert (
         api.post(
-            f"/api/v1/games/{game_id}/hands/", hand, format="json", HTTP_IDEMPOTENCY_KEY="k-1"
+            f"/api/v1/games/{game_id}/hands/",
+            numbered(hand, 1),
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="k-1",
         ).status_code
         == 201
     )
@@ -379,7 +383,7 @@ def test_the_api_takes_ascii_notation_the_same_in_every_language(language: str) 
 
     response = api.post(
         f"/api/v1/games/{game_id}/hands/",
-        hand,
+        numbered(hand, 1),
         format="json",
         HTTP_IDEMPOTENCY_KEY=f"k-{language}",
         HTTP_ACCEPT_LANGUAGE=language,

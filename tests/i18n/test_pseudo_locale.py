@@ -33,6 +33,7 @@ from scoring import services as scoring
 from scoring.games import all_adapters
 from scoring.models import Game
 from scoring.permissions import Actor
+from tests.hands import next_number
 from tests.i18n.pseudo import CODE, leaks, msgids, pseudo, write_catalogue
 from tests.inputs.test_etags import url_patterns
 from tonkrules.errors import DomainError
@@ -490,6 +491,7 @@ def test_the_apis_rule_error_is_in_the_pseudo_locale(world: World) -> None:
     response = api(world).post(
         f"/api/v1/games/{game.pk}/hands/",
         {
+            "number": next_number(game),
             "dealer": "Ana",
             "end": "knock",
             "by": "Ana",

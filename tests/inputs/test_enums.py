@@ -24,6 +24,7 @@ from scoring.games.bluke import BlukeEntryForm
 from scoring.games.tonk import TonkEntryForm
 from scoring.scoresheet_cli import answer
 from tests.factories import MembershipFactory
+from tests.hands import numbered
 from tonkrules import all_games, find_game
 from tournaments.models import Membership
 
@@ -234,7 +235,7 @@ def test_the_api_hand_entry_refuses(
     with unchanged_rows():
         response = api.post(
             f"/api/v1/games/{start.json()['id']}/hands/",
-            hand,
+            numbered(hand, 1),
             format="json",
             HTTP_IDEMPOTENCY_KEY="enum",
         )

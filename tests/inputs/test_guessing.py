@@ -34,6 +34,7 @@ from ops.guessing import KEY_ARGUMENTS, KeyGuessGuard, KeyGuessThrottle, client_
 from scoring import services
 from scoring.models import Game, Hand
 from scoring.throttles import TableLinkWriteThrottle
+from tests.hands import next_number, numbered
 from tests.scoring.conftest import new_key
 
 pytestmark = pytest.mark.django_db
@@ -329,7 +330,7 @@ def _hand(game: Game) -> dict[str, Any]:
 def write(client: APIClient, game: Game) -> Any:
     return client.post(
         f"/api/v1/games/{game.pk}/hands/",
-        _hand(game),
+        numbered(_hand(game), next_number(game)),
         format="json",
         HTTP_IDEMPOTENCY_KEY=new_key(),
     )
@@ -359,7 +360,7 @@ def test_a_runaway_seat_key_is_throttled_and_stores_nothing(
     assert throttled.json()["error"]["message"] == "Too many requests: try again in 60 seconds."
     bengali = seat.post(
         f"/api/v1/games/{game.pk}/hands/",
-        _hand(game),
+        numbered(_hand(game), next_number(game)),
         format="json",
         HTTP_IDEMPOTENCY_KEY=new_key(),
         HTTP_ACCEPT_LANGUAGE="bn",

@@ -44,6 +44,7 @@ from ops import idempotency
 from scoring import services
 from scoring.models import Game, Hand
 from tests.factories import MembershipFactory, PlayerFactory, sit
+from tests.hands import numbered
 from tests.inputs.conftest import nothing_stored
 from tests.scoring.sheets import TONK_KNOCK_HAND, TONK_KNOCK_SHEET
 from tests.scoring.test_pages_games import Page
@@ -100,8 +101,10 @@ class World:
         ana, ben = self.game.seats.order_by("position")
         self.ana = api(authorization=f"Seat {ana.seat_key}")
         self.ben = api(authorization=f"Seat {ben.seat_key}")
-        for hand in (HAND_A, HAND_B):
-            answer = self.ana.post(self.hands(), hand, format="json", HTTP_IDEMPOTENCY_KEY=new())
+        for number, hand in enumerate((HAND_A, HAND_B), 1):
+            answer = self.ana.post(
+                self.hands(), numbered(hand, number), format="json", HTTP_IDEMPOTENCY_KEY=new()
+            )
             assert answer.status_code == 201, answer.content
         players = [PlayerFactory(club=self.club) for _ in range(4)]
         self.tournaments = [self._failed_tournament(players, n) for n in (1, 2)]
@@ -187,7 +190,7 @@ def _hand_new(w: World, key: str, variant: str, caller: str) -> Any:
     if variant == "other_path":  # the same key, to correct hand 1
         body = {"revision": 1, "hand": HAND_C}
         return client.put(w.hands(tail="1/"), body, format="json", HTTP_IDEMPOTENCY_KEY=key)
-    hand = HAND_C if variant == "first" else HAND_A
+    hand = numbered(HAND_C if variant == "first" else HAND_A, 3)  # after Ana's two
     return client.post(w.hands(), hand, format="json", HTTP_IDEMPOTENCY_KEY=key)
 
 

@@ -32,6 +32,7 @@ from scoring.api_scoresheets import ScoresheetImportApi
 from scoring.models import Game
 from scoring.scoresheet_cli import answer
 from tests.factories import MembershipFactory, PlayerFactory, UserFactory
+from tests.hands import numbered
 from tests.scoring.sheets import TONK_KNOCK_HAND, TONK_KNOCK_SHEET
 from tonkrules.errors import FormatError
 from tonkrules.jsontext import MAX_DEPTH, read_json
@@ -135,7 +136,10 @@ def world(db: Any) -> dict[str, Any]:
     game_id = game.json()["id"]
     hand = {**TONK_KNOCK_HAND, "dealer": "Di", "held": {"Ana": "AS 2D", "Di": "KH QH"}}
     made = api.post(
-        f"/api/v1/games/{game_id}/hands/", hand, format="json", HTTP_IDEMPOTENCY_KEY="world-hand"
+        f"/api/v1/games/{game_id}/hands/",
+        numbered(hand, 1),
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="world-hand",
     )
     assert made.status_code == 201, made.content
     tournament = api.post(
@@ -216,7 +220,7 @@ def test_the_issue_example_names_di_and_stores_nothing(
     with unchanged_rows():
         response = world["api"].post(
             f"/api/v1/games/{game_id}/hands/",
-            b'{"dealer": "Ana", "end": "knock", "by": "Ana", '
+            b'{"number": 2, "dealer": "Ana", "end": "knock", "by": "Ana", '
             b'"held": {"Di": "AS 2S", "Ana": "3H 4H", "Di": "KD"}}',
             content_type="application/json",
             HTTP_IDEMPOTENCY_KEY="issue-14",

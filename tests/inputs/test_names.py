@@ -34,6 +34,7 @@ from scoring.models import Game, Seat
 from scoring.names import NameField, NameFormField
 from scoring.scoresheet_cli import answer
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory
+from tests.hands import next_number, numbered
 from tests.scoring.test_pages_games import start_form
 from tonkrules.errors import PlayerError
 from tonkrules.names import clean_name, name_key
@@ -253,7 +254,7 @@ def _hand_api(api: APIClient) -> Sender:
     def send(hand: dict[str, Any]) -> tuple[dict[str, int] | None, str]:
         response = api.post(
             f"/api/v1/games/{game_id}/hands/",
-            hand,
+            numbered(hand, next_number(game_id)),
             format="json",
             HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex,
         )

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from scoring import services
 from scoring.models import Game, Hand
 from tests.factories import MembershipFactory, UserFactory
+from tests.hands import numbered
 from tests.scoring.conftest import db_counts, new_key
 from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
 from tests.scoring.sheets import TONK_KNOCK_SHEET as SHEET
@@ -33,7 +34,7 @@ ENDPOINTS: list[tuple[str, str, str, Any]] = [
     ("game-finish", "post", "/api/v1/games/{game}/finish/", None),
     ("game-settle-up", "get", "/api/v1/games/{game}/settle-up/", None),
     ("hands", "get", "/api/v1/games/{game}/hands/", None),
-    ("hands", "post", "/api/v1/games/{game}/hands/", HAND),
+    ("hands", "post", "/api/v1/games/{game}/hands/", numbered(HAND, 2)),
     ("hand", "get", "/api/v1/games/{game}/hands/1/", None),
     ("hand", "put", "/api/v1/games/{game}/hands/1/", {"revision": 1, "hand": HAND}),
     ("hand", "delete", "/api/v1/games/{game}/hands/1/", None),
@@ -145,7 +146,10 @@ def test_the_table_key_opens_its_own_game(table: dict[str, Any]) -> None:
     phone = APIClient()
     phone.credentials(HTTP_AUTHORIZATION=f"Seat {game.seats.get(position=1).seat_key}")
     response = phone.post(
-        f"/api/v1/games/{game.pk}/hands/", HAND, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
+        f"/api/v1/games/{game.pk}/hands/",
+        numbered(HAND, 2),
+        format="json",
+        HTTP_IDEMPOTENCY_KEY=new_key(),
     )
     assert response.status_code == 201
     assert (
@@ -167,7 +171,7 @@ def test_the_table_key_opens_its_own_game(table: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     ("method", "tail", "body"),
     [
-        ("post", "hands/", HAND),
+        ("post", "hands/", numbered(HAND, 2)),
         ("put", "hands/1/", {"revision": 1, "hand": HAND}),
         ("delete", "hands/1/", None),
         ("post", "hands/1/confirm/", None),

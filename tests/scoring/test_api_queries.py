@@ -7,6 +7,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from scoring import services
+from tests.hands import numbered
 from tests.scoring.conftest import new_key
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,10 @@ def test_recording_a_hand_by_seat_key_takes_a_fixed_number_of_queries(
     writes = 1 if connection.vendor == "postgresql" else 3
     with django_assert_max_num_queries(4 + writes):
         response = device.post(
-            f"/api/v1/games/{game.pk}/hands/", HAND, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
+            f"/api/v1/games/{game.pk}/hands/",
+            numbered(HAND, hands_before + 1),
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=new_key(),
         )
     assert response.status_code == 201
     assert response.json()["number"] == hands_before + 1

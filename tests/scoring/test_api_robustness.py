@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from scoring.models import Game
 from tests.factories import PlayerFactory
+from tests.hands import numbered
 from tests.scoring.conftest import db_counts, new_key
 from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
 from tests.scoring.sheets import TONK_KNOCK_SHEET as SHEET
@@ -138,7 +139,10 @@ def test_a_hand_key_cannot_replay_as_a_correction(api: APIClient) -> None:
     key = new_key()
     assert (
         api.post(
-            f"/api/v1/games/{game_id}/hands/", HAND, format="json", HTTP_IDEMPOTENCY_KEY=key
+            f"/api/v1/games/{game_id}/hands/",
+            numbered(HAND, 1),
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=key,
         ).status_code
         == 201
     )
@@ -156,9 +160,12 @@ def test_writes_answer_with_location_and_errors_name_the_hand_number(api: APICli
     created = start(api)
     game_id = created.json()["id"]
     assert created["Location"] == f"/api/v1/games/{game_id}/"
-    for _ in range(2):
+    for number in (1, 2):
         hand = api.post(
-            f"/api/v1/games/{game_id}/hands/", HAND, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
+            f"/api/v1/games/{game_id}/hands/",
+            numbered(HAND, number),
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=new_key(),
         )
     assert hand["Location"] == f"/api/v1/games/{game_id}/hands/2/"
     api.delete(f"/api/v1/games/{game_id}/hands/1/")

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from scoring.models import Game
 from scoring.services import game_totals_rebuild
+from tests.hands import numbered
 from tests.scoring.conftest import db_counts, new_key
 from tests.tonkrules.golden import GOLDEN, case_id, case_paths, load_case
 from tonkrules.sheet import score_sheet_json
@@ -52,7 +53,10 @@ def test_real_game_entered_hand_by_hand(api: APIClient, path: Path) -> None:
     game_id = created.json()["id"]
     for n, hand in enumerate(sheet["hands"], 1):
         response = api.post(
-            f"/api/v1/games/{game_id}/hands/", hand, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
+            f"/api/v1/games/{game_id}/hands/",
+            numbered(hand, n),
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=new_key(),
         )
         assert response.status_code == 201, response.json()
         assert (response.json()["number"], response.json()["revision"]) == (n, 1)

@@ -11,8 +11,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from scoring import services
-from scoring.models import Game
+from scoring.models import Game, HandEvent
 from tests.factories import MembershipFactory
+from tests.hands import next_number, numbered
 from tests.scoring.conftest import new_key
 from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
 from tournaments.models import Membership
@@ -63,8 +64,9 @@ def hands_url(game: Game, tail: str = "") -> str:
 
 
 def enter(world: dict[str, Any], who: str = "ana", hand: Any = HAND) -> Any:
+    body = numbered(hand, next_number(world["game"]))
     return world[who].post(
-        hands_url(world["game"]), hand, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
+        hands_url(world["game"]), body, format="json", HTTP_IDEMPOTENCY_KEY=new_key()
     )
 
 
@@ -256,3 +258,30 @@ def test_a_game_starts_with_the_confirmation_asked_for(api: APIClient) -> None:
     assert default.json()["confirmation"] == "none"
     bad = api.post("/api/v1/games/", {**body, "confirmation": "maybe"}, format="json")
     assert (bad.status_code, list(bad.json()["error"]["fields"])) == (400, ["confirmation"])
+
+
+def test_a_step_on_a_revision_corrected_meanwhile_is_409_with_nothing_changed(
+    world: dict[str, Any],
+) -> None:
+    """One hand, once (issue 24): confirm, dispute, restore and void may say the revision they
+    act on; one no longer current is 409 ``stale_revision`` with the current one."""
+    enter(world)
+    game = world["game"]
+    corrected = world["ana"].put(
+        hands_url(game, "1/"), {"revision": 1, "hand": HAND}, format="json"
+    )
+    assert (corrected.status_code, corrected.json()["revision"]) == (200, 2)
+    before = (HandEvent.objects.filter(game=game).count(), Game.objects.get(pk=game.pk).version)
+
+    for tail, body in (("confirm/", {"revision": 1}), ("dispute/", {"revision": 1, "reason": "x"})):
+        answer = world["ben"].post(hands_url(game, f"1/{tail}"), body, format="json")
+        assert answer.status_code == 409, tail
+        conflict = answer.json()["conflict"]
+        assert (conflict["code"], conflict["current_revision"]) == ("stale_revision", 2)
+    void = world["director"].delete(hands_url(game, "1/") + "?reason=x&revision=1")
+    assert (void.status_code, void.json()["conflict"]["code"]) == (409, "stale_revision")
+    assert world["director"].delete(hands_url(game, "1/") + "?revision=0").status_code == 400
+    after = (HandEvent.objects.filter(game=game).count(), Game.objects.get(pk=game.pk).version)
+    assert after == before
+    ok = world["ben"].post(hands_url(game, "1/confirm/"), {"revision": 2}, format="json")
+    assert (ok.status_code, ok.json()["status"]) == (200, "confirmed")

@@ -173,7 +173,9 @@ def test_rook_cards_typed_for_the_player_who_went_out_are_sent_for_the_engine_to
     assert form.entry()["held"] == {"Ana": ["B5"], "Ben": ["R3"], "Cy": ["G12"]}
 
 
-def test_rook_time_called_sends_out_none_and_every_players_cards_only() -> None:
+def test_rook_time_called_sends_out_none_every_players_cards_and_the_melds_typed() -> None:
+    """Issue 24: melds typed for a time-called round are in the hand (the engine checks them,
+    as it checks an API client's), never dropped."""
     form = bound(
         RookEntryForm,
         round=1,
@@ -190,6 +192,7 @@ def test_rook_time_called_sends_out_none_and_every_players_cards_only() -> None:
         "round": 1,
         "dealer": "Ana",
         "out": None,
+        "melds": {"Ana": [["R7", "Y7", "G7"]]},
         "held": {"Ana": ["R1"], "Ben": ["R2"], "Cy": ["R3"]},
     }
 

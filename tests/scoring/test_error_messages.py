@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 
 from scoring import messages
 from tests.factories import sit
+from tests.hands import numbered
 from tests.scoring.conftest import new_key
 from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
 from tests.scoring.test_pages_table import CAUGHT_KNOCK, errors_beside, parse, post_hand, tonk_game
@@ -70,7 +71,7 @@ def test_the_api_error_body_carries_the_translated_sentence(
 
     response = api.post(
         f"/api/v1/games/{game['id']}/hands/",
-        {**HAND, "held": {"Ana": "1S", "Ben": "KH"}},
+        numbered({**HAND, "held": {"Ana": "1S", "Ben": "KH"}}, 1),
         format="json",
         HTTP_IDEMPOTENCY_KEY=new_key(),
     )
@@ -102,7 +103,7 @@ def test_without_a_translation_the_sentence_is_the_english_one(api: APIClient) -
 
     response = api.post(
         f"/api/v1/games/{game['id']}/hands/",
-        {**HAND, "held": {"Ana": "1S", "Ben": "KH"}},
+        numbered({**HAND, "held": {"Ana": "1S", "Ben": "KH"}}, 1),
         format="json",
         HTTP_IDEMPOTENCY_KEY=new_key(),
     )

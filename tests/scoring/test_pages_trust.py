@@ -829,3 +829,36 @@ def test_the_chooser_does_not_hand_out_a_seat_that_plays_on_another_phone(table:
     assert counts(table) == before
     # Ana's own link takes the seat up again on a new phone.
     assert phone(table, "Ana").get(url("table", table)).status_code == 200
+
+
+def test_a_confirmation_shown_before_a_correction_is_refused_with_nothing_changed(
+    table: Game,
+) -> None:
+    """One hand, once (issue 24): a trust step says the revision it acts on. Ben's phone shows
+    hand 1 at revision 1; Ana corrects it meanwhile; Ben's confirmation of revision 1 is 409,
+    nothing changed."""
+    ana, ben = phone(table, "Ana"), phone(table, "Ben")
+    enter(ana, table)
+    shown = parse(ben.get(url("table", table)))
+    confirm = shown.find("tr", id="actions-1").find("form")
+    assert confirm.find("input", name="revision").attrs["value"] == "1"
+    services.hand_correct(
+        game=table, number=1, revision=1, entry=Hand.objects.get(game=table).entry
+    )
+    before = counts(table)
+
+    response = ben.post(
+        url("hand-confirm", table, number=1), {"idempotency_key": "c", "revision": "1"}
+    )
+
+    assert response.status_code == 409
+    assert "Someone corrected this hand meanwhile" in response.content.decode()
+    assert counts(table) == before
+    # The correction (the system's) counts at once: confirming what is shown now is a no-op.
+    assert (
+        ben.post(
+            url("hand-confirm", table, number=1), {"idempotency_key": "c2", "revision": "2"}
+        ).status_code
+        == 302
+    )
+    assert Hand.objects.get(game=table, state="current").status == "confirmed"

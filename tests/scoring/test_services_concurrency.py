@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from scoring import services
 from scoring.models import Game, Hand, ScoreLine
 from tests.factories import MembershipFactory
+from tests.hands import numbered
 from tests.scoring.sheets import TONK_KNOCK_HAND as HAND
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -58,7 +59,10 @@ def test_twenty_concurrent_posts_with_one_key_make_one_hand() -> None:
         client = APIClient()
         client.force_authenticate(user)
         response = client.post(
-            f"/api/v1/games/{game.pk}/hands/", HAND, format="json", HTTP_IDEMPOTENCY_KEY="same-key"
+            f"/api/v1/games/{game.pk}/hands/",
+            numbered(HAND, 1),
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="same-key",
         )
         return response.status_code, response.json()
 

@@ -23,6 +23,7 @@ from scoring import services as scoring_services
 from scoring.models import Game, Hand, Seat
 from scoring.permissions import Actor
 from tests.factories import MembershipFactory
+from tests.hands import numbered
 from tests.services import WorkerProcess
 from tests.tournaments.play import (
     Entered,
@@ -174,7 +175,7 @@ class Director:
                 entry = tonk_hand(self.rng, names, dealer)
             response = device.post(
                 f"/api/v1/games/{table['game']}/hands/",
-                entry,
+                numbered(entry, index + 1),
                 format="json",
                 HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
             )

@@ -29,6 +29,7 @@ from config.settings import redis_cache
 from ops.background import tick
 from scoring.models import Game, Hand, Seat
 from tests.factories import PlayerFactory
+from tests.hands import next_number, numbered
 from tests.services import (
     RedisServer,
     WorkerProcess,
@@ -225,7 +226,10 @@ def hand_senders(table: Table) -> list[Callable[[], tuple[int, str]]]:
     def by_api() -> tuple[int, str]:
         api = APIClient(HTTP_AUTHORIZATION=f"Seat {seats[0].seat_key}")
         answer = api.post(
-            f"/api/v1/games/{game.pk}/hands/", entry, format="json", HTTP_IDEMPOTENCY_KEY=api_key
+            f"/api/v1/games/{game.pk}/hands/",
+            numbered(entry, next_number(game)),
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=api_key,
         )
         return answer.status_code, api_key
 

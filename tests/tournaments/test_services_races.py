@@ -35,6 +35,7 @@ from rest_framework.test import APIClient
 
 from scoring.models import Game, Hand, Seat
 from tests.factories import MembershipFactory
+from tests.hands import next_number, numbered
 from tests.services import at_once, wait_until
 from tournaments import services
 from tournaments.errors import TournamentError
@@ -104,12 +105,13 @@ def api_hand(director: Any, game_id: int) -> Callable[[], Answer]:
         "held": {names[0]: "AS", names[1]: "KH", names[2]: "QH"},
     }
     key = uuid.uuid4().hex
+    body = numbered(entry, next_number(game_id))
 
     def send() -> Answer:
         api = APIClient()
         api.force_authenticate(director)
         response = api.post(
-            f"/api/v1/games/{game_id}/hands/", entry, format="json", HTTP_IDEMPOTENCY_KEY=key
+            f"/api/v1/games/{game_id}/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY=key
         )
         return Answer("api hand", response.status_code, key)
 

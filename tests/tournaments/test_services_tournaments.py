@@ -27,6 +27,7 @@ from scoring import services as scoring
 from scoring.errors import GameFinished, GameNotOpen, HandLimitReached
 from scoring.models import Game, Seat
 from tests.factories import PlayerFactory
+from tests.hands import numbered
 from tests.services import at_once
 from tests.tournaments.play import (
     Entered,
@@ -391,7 +392,10 @@ def test_results_for_an_unpublished_or_complete_round_are_refused(
     with pytest.raises(GameNotOpen):
         enter(table, hand)
     response = table_api.post(
-        f"/api/v1/games/{table.game_id}/hands/", hand, format="json", HTTP_IDEMPOTENCY_KEY="a1"
+        f"/api/v1/games/{table.game_id}/hands/",
+        numbered(hand, 1),
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="a1",
     )
     assert response.status_code == 409
     assert response.json()["conflict"]["code"] == "game_not_open"
@@ -401,7 +405,10 @@ def test_results_for_an_unpublished_or_complete_round_are_refused(
     with pytest.raises(GameFinished):
         enter(table, hand)
     response = table_api.post(
-        f"/api/v1/games/{table.game_id}/hands/", hand, format="json", HTTP_IDEMPOTENCY_KEY="a2"
+        f"/api/v1/games/{table.game_id}/hands/",
+        numbered(hand, 2),
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="a2",
     )
     # The round is complete: the table's hands are a director's now (403, before the state).
     assert response.status_code == 403
