@@ -116,7 +116,7 @@ def standings_body(tournament: Tournament) -> dict[str, Any]:
 # --- confirmations ------------------------------------------------------------------------------
 
 
-class ConfirmInSerializer(StrictSerializer):
+class ElsewhereConfirmInSerializer(StrictSerializer):
     """What a director confirms with a write the club's other tables could refuse (one person,
     one table at a time: README, "Tournaments")."""
 
@@ -136,7 +136,7 @@ class ConfirmInSerializer(StrictSerializer):
     )
 
 
-def confirmed(request: Request, serializer: type[ConfirmInSerializer]) -> dict[str, Any]:
+def confirmed(request: Request, serializer: type[ElsewhereConfirmInSerializer]) -> dict[str, Any]:
     """The confirmations of an action's body (none sent: none), as the service takes them."""
     data = serializer(data=request.data if request.data else {})
     data.is_valid(raise_exception=True)
@@ -224,7 +224,7 @@ class RegistrationListApi(TournamentApiView):
     round they would enter is refused (409 ``seated_elsewhere``, naming the tournament and
     table) unless ``confirm_elsewhere`` with a ``reason``."""
 
-    class RegistrationInSerializer(ConfirmInSerializer):
+    class RegistrationInSerializer(ElsewhereConfirmInSerializer):
         player = serializers.IntegerField()
 
     @extend_schema(responses={200: RegistrationOut(many=True), **errors(*READ_ERRORS)})
@@ -295,9 +295,9 @@ class RoundListApi(TournamentApiView):
         return Response(RoundOut(rounds, many=True, context={"director": director}).data)
 
     @extend_schema(
-        request=ConfirmInSerializer,
+        request=ElsewhereConfirmInSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={202: RoundOut, **errors(*ACTION_ERRORS)},
+        responses={202: RoundOut, **errors(*WRITE_ERRORS)},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
@@ -305,7 +305,7 @@ class RoundListApi(TournamentApiView):
             tournament=tournament,
             by=request.user,
             idempotency_key=idempotency_key_of(request),
-            **confirmed(request, ConfirmInSerializer),
+            **confirmed(request, ElsewhereConfirmInSerializer),
         )
         rnd.refresh_from_db()
         return Response(
@@ -369,7 +369,7 @@ class RoundRegenerateApi(TournamentApiView):
     ``drop_substitutes`` confirms dropping them. Players who sit at another of the club's
     tables at that time: as seating a round (``confirm_elsewhere`` with a ``reason``)."""
 
-    class RegenerateInSerializer(ConfirmInSerializer):
+    class RegenerateInSerializer(ElsewhereConfirmInSerializer):
         drop_substitutes = serializers.BooleanField(
             required=False,
             default=False,
@@ -379,7 +379,7 @@ class RoundRegenerateApi(TournamentApiView):
 
     @extend_schema(
         request=RegenerateInSerializer,
-        responses={200: RoundOut, **errors(*ACTION_ERRORS)},
+        responses={200: RoundOut, **errors(*WRITE_ERRORS)},
         examples=[example("Drop the substitutes named", {"drop_substitutes": True})],
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
@@ -398,7 +398,7 @@ class SubstituteApi(TournamentApiView):
     sits at another of the club's tables at that time is refused (409 ``seated_elsewhere``)
     unless ``confirm_elsewhere`` with a ``reason``."""
 
-    class SubstituteInSerializer(ConfirmInSerializer):
+    class SubstituteInSerializer(ElsewhereConfirmInSerializer):
         registration = serializers.IntegerField()
         substitute = NameSerializerField()
 

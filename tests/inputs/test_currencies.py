@@ -29,6 +29,7 @@ from scoring.models import Game
 from scoring.money import currency_digits, stake_verify
 from scoring.scoresheet_cli import answer
 from tests.factories import ClubFactory, MembershipFactory
+from tests.hands import numbered
 from tests.scoring.test_pages_games import Page, start_form
 from tonkrules.errors import FormatError
 from tournaments.models import Membership, Tournament
@@ -330,7 +331,7 @@ def _tonk_with_stake(api: APIClient, stake: str, currency: str) -> int:
     ).json()["id"]
     hand = {"dealer": "Ben", "end": "knock", "by": "Ana", "held": {"Ana": "AS 2D", "Ben": "KH QH"}}
     response = api.post(
-        f"/api/v1/games/{game_id}/hands/", hand, format="json", HTTP_IDEMPOTENCY_KEY="k-1"
+        f"/api/v1/games/{game_id}/hands/", numbered(hand), format="json", HTTP_IDEMPOTENCY_KEY="k-1"
     )
     assert response.status_code == 201, response.content
     return int(game_id)

@@ -324,7 +324,7 @@ def test_a_hand_names_an_emoji_seat_as_typed(entry: str, name: str, api: APIClie
         ).json()["id"]
         response = api.post(
             f"/api/v1/games/{game_id}/hands/",
-            hand,
+            numbered(hand),
             format="json",
             HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex,
         )
