@@ -73,17 +73,19 @@ def groups_of(text: str) -> list[list[str]]:
     return [cards for line in _LINE_SPLIT.split(text or "") if (cards := cards_of(line))]
 
 
-def _text_of(value: object) -> str:
+def cards_text(value: object) -> str:
     """A stored card list (a list of tokens or one string) as the text of a field."""
     if isinstance(value, list):
         return " ".join(str(v) for v in value)
     return "" if value is None else str(value)
 
 
-def _lines_of(value: object) -> str:
+def cards_lines(value: object) -> str:
+    """A stored list of card groups (melds, spreads, tricks) as the text of a field, one group
+    a line; a single list or string as :func:`cards_text` gives it."""
     if isinstance(value, list):
-        return "\n".join(_text_of(group) for group in value)
-    return _text_of(value)
+        return "\n".join(cards_text(group) for group in value)
+    return cards_text(value)
 
 
 #: Card fields on a phone: no capitals or corrections forced on "qs"; Enter moves on.
@@ -381,6 +383,6 @@ def _shown(value: object) -> str:
         return "—"
     if isinstance(value, list):
         if value and all(isinstance(v, list) for v in value):
-            return " | ".join(_text_of(v) for v in value)
-        return _text_of(value)
+            return " | ".join(cards_text(v) for v in value)
+        return cards_text(value)
     return str(value)

@@ -14,7 +14,7 @@ and of the viewer (:mod:`scoring.live`: everything it shows, to this viewer, in 
 a 304 while none of them changed, answered without building the region.
 
 It stays one module (about 620 lines): every view serves the one audience of a table link and
-shares its lookup and page context (``_game``, ``_context``, ``_render_main``).
+shares its lookup and page context (``game_of_table_key``, ``_context``, ``_render_main``).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ REJECTED = 422
 POLL_SECONDS = 3
 
 
-def _game(key: str) -> Game:
+def game_of_table_key(key: str) -> Game:
     """The game a table link opens (404 for any other key)."""
     return get_object_or_404(Game, table_key=key)
 
@@ -267,14 +267,14 @@ def _page_context(request: HtmxHttpRequest, game: Game) -> dict[str, Any]:
 @require_GET
 def table(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The table page: the sheet with running totals, what comes next, and the entry form."""
-    context = _page_context(request, _game(key))
+    context = _page_context(request, game_of_table_key(key))
     return render(request, "scoring/table.html", context)
 
 
 @require_GET
 def sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The table's main region alone (another phone at the table refreshes it)."""
-    context = _page_context(request, _game(key))
+    context = _page_context(request, game_of_table_key(key))
     return render(request, "scoring/_table_main.html", context)
 
 
@@ -286,7 +286,7 @@ def live(request: HtmxHttpRequest, key: str) -> HttpResponseBase:
     :func:`scoring.live.live_version` (a digest of the rows the region is built from and of
     the viewer): a 304 reads those rows and neither builds the context nor renders. The entry
     form is never in it."""
-    game = _game(key)
+    game = game_of_table_key(key)
     version = live_version(request, game)  # before the context (scoring.live)
 
     def region() -> str:
@@ -300,7 +300,7 @@ def live(request: HtmxHttpRequest, key: str) -> HttpResponseBase:
 def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Record the next hand (round) from the entry form; a rejected hand comes back with the
     error next to the player and cards concerned, the entry as typed, and nothing saved."""
-    game = _game(key)
+    game = game_of_table_key(key)
     _engine, options, _seats = services.engine_of(game)
     names = [name for name, _seat in game.seating]
     form = _form_class(game)(request.POST, names=names, options=options)
@@ -351,7 +351,7 @@ def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
         now = Game.objects.get(pk=game.pk)
         return _render_main(request, now, _fresh_key(form, now=now), status=409)
     except ScoringConflict as exc:
-        form.add_error(None, _conflict_text(exc))
+        form.add_error(None, conflict_text(exc))
         return _render_main(request, game, form, status=403 if isinstance(exc, NotAllowed) else 409)
     if not request.htmx:
         return redirect("scoring:table", key=key, permanent=False)
@@ -384,7 +384,7 @@ def _fresh_key(form: EntryForm, *, now: Game | None = None) -> EntryForm:
 @require_http_methods(["GET", "POST"])
 def hand_edit(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
     """One hand: its revision history (who, when, what changed) and the form to correct it."""
-    game = _game(key)
+    game = game_of_table_key(key)
     _engine, options, _seats = services.engine_of(game)
     names = [name for name, _seat in game.seating]
     history = selectors.hand_history(game, number)
@@ -503,7 +503,7 @@ def _correct(
             form = form_class(
                 _correction_initial(form_class, fresh, names), names=names, options=options
             )
-        form.add_error(None, _conflict_text(exc))
+        form.add_error(None, conflict_text(exc))
         return form, 409
     return None, 303
 
@@ -522,7 +522,9 @@ def _is_latest(game: Game, hand: Hand) -> bool:
     return latest is not None and latest.pk == hand.pk
 
 
-def _conflict_text(exc: ScoringConflict) -> str:
+def conflict_text(exc: ScoringConflict) -> str:
+    """The sentence a page shows for a refusal caused by the hand's state (a stale revision, a
+    void of a hand that is not the latest, …), in the active language."""
     if isinstance(exc, StaleRevision):
         return _("Someone corrected this hand meanwhile: here it is as it stands now.")
     if isinstance(exc, VoidRefused):
@@ -543,7 +545,7 @@ def _conflict_text(exc: ScoringConflict) -> str:
 def finish(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Finish the game: no new hands; corrections stay possible. A tournament table ends with
     its round, never here (403, as to anyone who may not)."""
-    game = _game(key)
+    game = game_of_table_key(key)
     try:
         services.game_finish(game=game, **_who(request, game))
     except NotAllowed as exc:
@@ -559,7 +561,7 @@ def finish(request: HtmxHttpRequest, key: str) -> HttpResponse:
 @require_GET
 def settle_up(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Tonk: each player's net in stake units and money, and the fewest payments."""
-    game = _game(key)
+    game = game_of_table_key(key)
     adapter = adapter_for(game.kind)
     if not adapter.has_stakes:
         raise Http404
@@ -576,7 +578,7 @@ def settle_up(request: HtmxHttpRequest, key: str) -> HttpResponse:
 @require_GET
 def print_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The score sheet laid out for paper."""
-    game = _game(key)
+    game = game_of_table_key(key)
     adapter = adapter_for(game.kind)
     names = [name for name, _seat in game.seating]
     context = {
@@ -599,7 +601,7 @@ def _filename(game: Game, extension: str) -> str:
 @require_GET
 def scoresheet_json(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The canonical score sheet (shared/formats/scoresheet.md) as a download."""
-    game = _game(key)
+    game = game_of_table_key(key)
     response = JsonResponse(
         selectors.scoresheet_export(game), json_dumps_params={"ensure_ascii": False, "indent": 2}
     )
@@ -610,7 +612,7 @@ def scoresheet_json(request: HtmxHttpRequest, key: str) -> HttpResponse:
 @require_GET
 def scoresheet_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The score sheet as CSV (one row per hand and player) as a download."""
-    game = _game(key)
+    game = game_of_table_key(key)
     # The byte-order mark tells spreadsheet programs the file is UTF-8 (accents, Bengali, Tamil).
     response = HttpResponse(
         "\ufeff" + selectors.scoresheet_csv(game), content_type="text/csv; charset=utf-8"
@@ -622,7 +624,7 @@ def scoresheet_csv(request: HtmxHttpRequest, key: str) -> HttpResponse:
 @require_GET
 def qr_svg(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """The table link as a QR code (SVG), to open the table on another phone."""
-    game = _game(key)
+    game = game_of_table_key(key)
     link = request.build_absolute_uri(reverse("scoring:table", kwargs={"key": game.table_key}))
     # A standalone SVG document (XML declaration, SVG namespace): svg_inline() leaves the
     # namespace out, and browsers then do not draw the file.

@@ -32,7 +32,7 @@ from scoring.games import adapter_for
 from scoring.htmx import HtmxHttpRequest
 from scoring.messages import error_message
 from scoring.models import Game, Hand, HandEvent, Seat
-from scoring.pages import ROBOTS, _conflict_text, _game
+from scoring.pages import ROBOTS, conflict_text, game_of_table_key
 from scoring.permissions import MAX_REASON_LENGTH, may_see_audit
 from scoring.table_trust import (
     actor_of,
@@ -67,7 +67,7 @@ def _refused(request: HtmxHttpRequest, game: Game, exc: ScoringConflict) -> Http
     return render(
         request,
         "scoring/message.html",
-        {"game": game, "message": _conflict_text(exc), "robots": ROBOTS},
+        {"game": game, "message": conflict_text(exc), "robots": ROBOTS},
         status=403 if isinstance(exc, NotAllowed) else 409,
     )
 
@@ -126,7 +126,7 @@ class SeatChoiceForm(idempotency.KeyedForm):
 def seat_choose(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """Which seat this device is: the chooser (GET), or the choice remembered in the session
     and back to the table (POST; an empty choice forgets it)."""
-    game = _game(key)
+    game = game_of_table_key(key)
     status = 200
     if request.method == "POST":
         form = SeatChoiceForm(request.POST, game=game)
@@ -161,7 +161,7 @@ def seat_choose(request: HtmxHttpRequest, key: str) -> HttpResponse:
 def links_rotate(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """New private links for the table and every seat (a director; a casual game's creator):
     the old ones open nothing any more. Goes on to the table's new link."""
-    game = _game(key)
+    game = game_of_table_key(key)
     try:
         game = services.game_links_rotate(game=game, by=actor_of(request, game))
     except NotAllowed as exc:
@@ -227,7 +227,7 @@ def _optional_reason_post(
 ) -> HttpResponse:
     """A step whose reason is optional but where a complete tournament round needs one: back
     to the table once kept; without the reason it needs, the small form asking for it."""
-    game = _game(key)
+    game = game_of_table_key(key)
     form = ReasonForm(request.POST, required=False)
     if form.is_valid():
         kept = _step(request, game, number, form, step)
@@ -250,7 +250,7 @@ def hand_confirm(request: HtmxHttpRequest, key: str, number: int) -> HttpRespons
 def hand_dispute(request: HtmxHttpRequest, key: str, number: int) -> HttpResponse:
     """Dispute a hand, with a reason (any seat of the table): the small form (GET), or the
     dispute kept (POST); without a reason, the form again with the error."""
-    game = _game(key)
+    game = game_of_table_key(key)
     if request.method != "POST":
         return _reason_page(request, game, number, ReasonForm(), "dispute", 200)
     form = ReasonForm(request.POST)
@@ -268,7 +268,7 @@ def hand_resolve(request: HtmxHttpRequest, key: str, number: int) -> HttpRespons
     """A director resolves a disputed hand: confirms it as it stands or voids it, with a
     reason (a correction goes through the hand page's correction form). Without a reason,
     the hand page's resolve form again with the error."""
-    game = _game(key)
+    game = game_of_table_key(key)
     action = request.POST.get("action")
     if action not in ("confirm", "void"):
         raise Http404
@@ -316,7 +316,7 @@ def audit(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """A table's audit: every step of its hands' trail (entered, corrected, confirmed,
     disputed, resolved, voided, restored) with who, when and why; a club director's, and a
     casual game's creator's. Anyone else: 403."""
-    game = _game(key)
+    game = game_of_table_key(key)
     if not may_see_audit(actor_of(request, game), game):
         raise PermissionDenied
     adapter = adapter_for(game.kind)

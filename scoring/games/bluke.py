@@ -13,10 +13,10 @@ from scoring.entry import (
     CardGrid,
     CardsField,
     EntryForm,
-    _lines_of,
-    _text_of,
     card_input,
     cards_area,
+    cards_lines,
+    cards_text,
     groups_of,
 )
 from scoring.games.base import GameAdapter, spans
@@ -123,8 +123,8 @@ class BlukeEntryForm(EntryForm):
             "hand": entry.get("hand"),
             "dealer": names.index(entry["dealer"]) if entry.get("dealer") in names else 0,
             "trump": "none" if trump == "NONE" else trump,
-            "turned": _text_of(entry.get("turned", "")),
-            "play": _lines_of(entry.get("play", [])),
+            "turned": cards_text(entry.get("turned", "")),
+            "play": cards_lines(entry.get("play", [])),
         }
         bids = entry.get("bids") or {}
         tricks = entry.get("tricks") or {}

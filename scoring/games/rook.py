@@ -14,11 +14,11 @@ from scoring.entry import (
     CardGrid,
     CardsField,
     EntryForm,
-    _lines_of,
-    _text_of,
     card_input,
     cards_area,
+    cards_lines,
     cards_of,
+    cards_text,
     groups_of,
 )
 from scoring.games.base import GameAdapter
@@ -131,13 +131,13 @@ class RookEntryForm(EntryForm):
             "round": entry.get("round"),
             "dealer": names.index(entry["dealer"]) if entry.get("dealer") in names else 0,
             "out": str(names.index(out)) if out in names else NOBODY_OUT,
-            "discard": _text_of(entry.get("discard", "")),
+            "discard": cards_text(entry.get("discard", "")),
         }
         melds = entry.get("melds") or {}
         held = entry.get("held") or {}
         for i, name in enumerate(names):
-            initial[f"melds_{i}"] = _lines_of(melds.get(name, []))
-            initial[f"held_{i}"] = _text_of(held.get(name, ""))
+            initial[f"melds_{i}"] = cards_lines(melds.get(name, []))
+            initial[f"held_{i}"] = cards_text(held.get(name, ""))
         return initial
 
     def player_fields(self, index: int) -> list[str]:

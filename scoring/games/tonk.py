@@ -12,11 +12,11 @@ from scoring.entry import (
     CardGrid,
     CardsField,
     EntryForm,
-    _lines_of,
-    _text_of,
     card_input,
     cards_area,
+    cards_lines,
     cards_of,
+    cards_text,
     groups_of,
 )
 from scoring.games.base import GameAdapter
@@ -119,12 +119,12 @@ class TonkEntryForm(EntryForm):
             "dealer": names.index(entry["dealer"]) if entry.get("dealer") in names else 0,
             "end": entry.get("end"),
             "by": names.index(entry["by"]) if entry.get("by") in names else "",
-            "spreads": _lines_of(entry.get("spreads", [])),
+            "spreads": cards_lines(entry.get("spreads", [])),
             "new_spread": bool(entry.get("new_spread")),
         }
         held = entry.get("held") or {}
         for i, name in enumerate(names):
-            initial[f"held_{i}"] = _text_of(held.get(name, ""))
+            initial[f"held_{i}"] = cards_text(held.get(name, ""))
         return initial
 
     def player_fields(self, index: int) -> list[str]:
