@@ -56,6 +56,7 @@ CHECKS = [
 # The API's OpenAPI schema, read from the app itself (no database needed), with the app as the
 # transport: requests run in-process through Django's WSGI handler.
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+schema.config.checks.update(included_check_names=["all"])
 schema.config.generation.update(
     max_examples=EXAMPLES,
     deterministic=True,
@@ -148,4 +149,4 @@ def aimed(case: Any, world: dict[str, Any]) -> None:
 )
 def test_every_operation_answers_as_documented(case: Any, world: dict[str, Any]) -> None:
     aimed(case, world)
-    case.call_and_validate(headers={"Authorization": f"Token {world['token']}"}, checks=CHECKS)
+    case.call_and_validate(headers={"Authorization": f"Token {world['token']}"}, checks=None)
