@@ -240,7 +240,7 @@ class RoundListApi(TournamentApiView):
     the round's state shows when it is seated, or ``failed`` with its ``failure``). Asking
     again before it is published returns the same round (its seating sent again while it
     waits); asking again when its seating failed retries it (the players are checked again:
-    400 ``too_few_players`` when they still cannot fill a table)."""
+    409 ``too_few_players`` when they still cannot fill a table)."""
 
     @extend_schema(responses={200: RoundOut(many=True), **errors(*READ_ERRORS)})
     def get(self, request: Request, tournament_id: int) -> Response:

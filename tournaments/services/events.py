@@ -18,7 +18,7 @@ from tonkrules.errors import PlayerError
 from tonkrules.names import clean_name, name_key
 from tonkrules.sheet import parse_currency, parse_stake
 from tournaments import languages, localtime, seating
-from tournaments.errors import TournamentError
+from tournaments.errors import TournamentConflict, TournamentError
 from tournaments.models import (
     TOURNAMENT_NAME_LENGTH,
     AuditEntry,
@@ -342,13 +342,13 @@ def _check_seatable(tournament: Tournament, players: int) -> None:
     up be seated).
 
     Raises:
-        TournamentError: ``too_few_players`` (its sentence the seating's: "4 players cannot
+        TournamentConflict: ``too_few_players`` (its sentence the seating's: "4 players cannot
             fill a table: the smallest table seats 5").
     """
     try:
         seating.check_seatable(players, tournament.sizes, tournament.prefer)
     except seating.SeatingError as exc:
-        raise TournamentError.because(exc.code, exc) from exc
+        raise TournamentConflict.because(exc.code, exc) from exc
 
 
 @transaction.atomic
@@ -365,8 +365,8 @@ def registration_add(
     (a failed seating then retried, a seating superseded then seated again).
 
     Raises:
-        TournamentError: ``other_club``, ``already_registered``, ``finished`` (every round is
-            seated), ``bad_reason``.
+        TournamentError: ``other_club``, ``bad_reason``.
+        TournamentConflict: ``already_registered``, ``finished`` (every round is seated).
     """
     if player.club_id != tournament.club_id:
         raise TournamentError(  # no name: other clubs' players are not to be discovered
@@ -375,14 +375,14 @@ def registration_add(
     _players_locked(tournament.pk)
     from_round = entry_round(tournament)
     if from_round > tournament.round_count:
-        raise TournamentError("finished")
+        raise TournamentConflict("finished")
     try:
         with transaction.atomic():
             registration = Registration.objects.create(
                 tournament=tournament, player=player, from_round=from_round
             )
     except IntegrityError:
-        raise TournamentError(
+        raise TournamentConflict(
             "already_registered", params={"name": player.name}, field="player"
         ) from None
     _audit(
@@ -425,7 +425,8 @@ def registration_withdraw(
       refuses with the reason.
 
     Raises:
-        TournamentError: ``too_few_players`` (above), ``bad_reason``.
+        TournamentConflict: ``too_few_players`` (above).
+        TournamentError: ``bad_reason``.
     """
     # The latest round and the tournament first, the registration after them: a seating under
     # way holds them while its seats (keys referring to the registration) wait at its commit
@@ -461,7 +462,7 @@ def _check_withdrawal(registration: Registration) -> None:
     :func:`registration_withdraw`).
 
     Raises:
-        TournamentError: ``too_few_players``.
+        TournamentConflict: ``too_few_players``.
     """
     tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
     last = _last_round(tournament)
@@ -480,7 +481,7 @@ def _check_withdrawal(registration: Registration) -> None:
     try:
         seating.check_seatable(len(active) - 1, tournament.sizes, tournament.prefer)
     except seating.SeatingError as exc:
-        raise TournamentError(
+        raise TournamentConflict(
             "too_few_players.withdraw",
             params={
                 "name": registration.player.name,

@@ -81,7 +81,7 @@ def round_seat(
     Raises:
         TournamentConflict: ``round_not_complete`` (round r is being played), ``all_seated``.
         TournamentConflict: ``idempotency_key_reused``: the key was used for another request.
-        TournamentError: ``too_few_players`` (fewer active players than the smallest table:
+        TournamentConflict: ``too_few_players`` (fewer active players than the smallest table:
             "4 players cannot fill a table: the smallest table seats 5"), ``bad_reason``.
     """
     _players_locked(tournament.pk)  # the latest round, then the tournament: one order
@@ -320,7 +320,7 @@ def round_regenerate(*, round: Round, by: Any = None, reason: object = "") -> Ro
 
     Raises:
         TournamentConflict: ``results_exist``, ``complete``.
-        TournamentError: ``too_few_players`` ("4 players cannot fill a table: the smallest
+        TournamentConflict: ``too_few_players`` ("4 players cannot fill a table: the smallest
             table seats 5"), ``bad_reason``.
     """
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
@@ -373,13 +373,13 @@ def substitute_set(
     (``substitute``, with the table) with ``by`` and ``reason``.
 
     Raises:
-        TournamentError: ``not_seated`` (the player has no seat that round), ``already_seated``
-            (the substitute already sits in this round), ``registered`` (the substitute is a
-            registered player of the tournament); both by the name rule
+        TournamentError: ``bad_name`` (a name the name rule refuses,
+            ``tonkrules.names.clean_name``), ``bad_reason``.
+        TournamentConflict: ``not_seated`` (the player has no seat that round),
+            ``already_seated`` (the substitute already sits in this round), ``registered``
+            (the substitute is a registered player of the tournament); both by the name rule
             (``tonkrules.names.name_key``), the ``.alike`` variants naming both spellings;
-            ``bad_name`` (a name the name rule refuses, ``tonkrules.names.clean_name``),
-            ``bad_reason``.
-        TournamentConflict: ``results_exist`` (the table has hands), ``complete``.
+            ``results_exist`` (the table has hands), ``complete``.
     """
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.state == Round.State.COMPLETE:
@@ -396,17 +396,17 @@ def substitute_set(
         .first()
     )
     if seat is None:
-        raise TournamentError(
+        raise TournamentConflict(
             "not_seated.player", params={"name": registration.player.name, "round": rnd.number}
         )
     key = name_key(name)
     taken = [n for n in _names_in_round(rnd) if name_key(n) == key]
     if taken and taken[0] == name:
-        raise TournamentError(
+        raise TournamentConflict(
             "already_seated", params={"name": name, "round": rnd.number}, field="substitute"
         )
     if taken:
-        raise TournamentError(
+        raise TournamentConflict(
             "already_seated.alike",
             params={"name": name, "other": taken[0], "round": rnd.number},
             field="substitute",
@@ -417,9 +417,9 @@ def substitute_set(
         .first()
     )
     if registered == name:
-        raise TournamentError("registered", params={"name": name}, field="substitute")
+        raise TournamentConflict("registered", params={"name": name}, field="substitute")
     if registered is not None:
-        raise TournamentError(
+        raise TournamentConflict(
             "registered.alike", params={"name": name, "other": registered}, field="substitute"
         )
     try:
