@@ -52,14 +52,30 @@ def _whole(key: str, value: object, minimum: int) -> int:
     return value
 
 
+def described(parser: OptionParser, schema: Mapping[str, object]) -> OptionParser:
+    """``parser``, with the JSON Schema (OpenAPI 3.0) of the values it accepts as its
+    ``json_schema`` attribute: the API's schema of a game's options is made from them
+    (:meth:`Options.json_schema`)."""
+    parser.json_schema = dict(schema)  # type: ignore[attr-defined]
+    return parser
+
+
+described(boolean, {"type": "boolean"})
+
+
 def whole(minimum: int) -> OptionParser:
     """Parser of a whole-number option of at least ``minimum``."""
-    return lambda key, value: _whole(key, value, minimum)
+    return described(
+        lambda key, value: _whole(key, value, minimum), {"type": "integer", "minimum": minimum}
+    )
 
 
 def whole_or_none(minimum: int) -> OptionParser:
     """Parser of an option that is a whole number of at least ``minimum``, or ``null``."""
-    return lambda key, value: None if value is None else _whole(key, value, minimum)
+    return described(
+        lambda key, value: None if value is None else _whole(key, value, minimum),
+        {"type": "integer", "minimum": minimum, "nullable": True},
+    )
 
 
 E = TypeVar("E", bound=Enum)
@@ -72,7 +88,7 @@ def choice(enum: type[E]) -> OptionParser:
     def parse(key: str, value: object) -> E:
         return enum(one_of(value, tuple(str(m.value) for m in enum), key=key))
 
-    return parse
+    return described(parse, {"type": "string", "enum": [str(m.value) for m in enum]})
 
 
 @dataclass(frozen=True)
@@ -104,6 +120,20 @@ class Options:
         return {f.name: _jsonable(getattr(self, f.name)) for f in fields(self)}
 
     @classmethod
+    def json_schema(cls) -> dict[str, object]:
+        """The JSON Schema (OpenAPI 3.0) of the options object :meth:`from_json` reads: each
+        option's key with the schema its parser declares (:func:`described`), its default and
+        help; no other key."""
+        properties: dict[str, object] = {}
+        for f in fields(cls):
+            schema = dict(getattr(f.metadata["parse"], "json_schema", {}))
+            schema["description"] = f.metadata["help"]
+            if f.default is not None:
+                schema["default"] = _jsonable(f.default)
+            properties[f.name] = schema
+        return {"type": "object", "properties": properties, "additionalProperties": False}
+
+    @classmethod
     def describe(cls) -> list[dict[str, object]]:
         """Each option's key, default and one-line explanation (for pages and docs)."""
         return [
@@ -121,6 +151,49 @@ def _jsonable(value: object) -> object:
 
 
 # --- reading a hand as entered ------------------------------------------------------------
+
+
+#: The JSON Schema (OpenAPI 3.0) of cards in a hand (:func:`cards_value`): a list of card
+#: tokens, or one string of tokens separated by spaces. Which tokens are cards of the game's
+#: deck is the rules' check (``bad_card``), not the shape's.
+CARDS_SCHEMA: Mapping[str, object] = {
+    "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+    "description": "Cards: a list of card tokens, or one string of tokens separated by spaces.",
+}
+#: A player named in a hand: spelled as in the game's ``players`` (``bad_player`` otherwise).
+#: ``x-player``: the schema's maker adds the characters a name may hold (the name rule's).
+PLAYER_SCHEMA: Mapping[str, object] = {
+    "type": "string",
+    "x-player": True,
+    "description": "A player of the game, spelled as in `players`.",
+}
+
+
+def by_player(values: Mapping[str, object]) -> dict[str, object]:
+    """The schema of an object keyed by player (``held``, ``bids``): each value ``values``."""
+    return {"type": "object", "additionalProperties": dict(values)}
+
+
+def hand_shape(
+    properties: Mapping[str, Mapping[str, object]],
+    variants: Sequence[tuple[Mapping[str, Mapping[str, object] | None], Sequence[str]]],
+) -> dict[str, object]:
+    """A hand's JSON Schema (OpenAPI 3.0) as :func:`hand_object`, :func:`require` and
+    :func:`forbid` read it: one of ``variants``, each the ``properties`` shared by all, its own
+    (a key's schema narrowed, a key only it allows, or None: a key it forbids) and its
+    required keys; no other key."""
+    out = []
+    for own, required in variants:
+        merged = {**properties, **own}
+        out.append(
+            {
+                "type": "object",
+                "properties": {k: v for k, v in merged.items() if v is not None},
+                "required": list(required),
+                "additionalProperties": False,
+            }
+        )
+    return {"oneOf": out}
 
 
 def hand_object(
@@ -433,6 +506,10 @@ class GameRules(ABC, Generic[OptionsT, HandT]):
     """A tournament's rounds unless the director says otherwise; None: the director must say
     (Rook: 11, one per contract)."""
     options_type: ClassVar[type[Options]]
+    hand_schema: ClassVar[Mapping[str, object]] = {"type": "object"}
+    """The JSON Schema (OpenAPI 3.0) of a hand object as :meth:`read_hand` reads its shape
+    (keys, types, which key each way of ending needs; :func:`hand_shape`). What depends on
+    the table (the players, the cards, the rules) is the rules' to check."""
 
     @property
     def label(self) -> str:

@@ -368,9 +368,13 @@ class StandingsApi(TournamentApiView):
 # --- audit ------------------------------------------------------------------------------------
 
 AUDIT_FILTERS = [
-    OpenApiParameter("round", int, description="Only this round's steps."),
     OpenApiParameter(
-        "table", int, description="With ``round``: only this table's steps (its hands too)."
+        "round", {"type": "integer", "minimum": 0}, description="Only this round's steps."
+    ),
+    OpenApiParameter(
+        "table",
+        {"type": "integer", "minimum": 0},
+        description="With ``round``: only this table's steps (its hands too).",
     ),
 ]
 
