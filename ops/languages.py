@@ -42,7 +42,7 @@ from django.views.i18n import JavaScriptCatalog
 
 from ops.idempotency import new_key
 from ops.language_list import choices as choices  # re-exported: forms and serializers
-from ops.language_list import codes
+from ops.language_list import codes as codes  # re-exported: the apps read the codes here
 from ops.models import Profile
 
 #: The query parameter that picks the language of one response (and sets the cookie).

@@ -399,7 +399,9 @@ def document_bodies(result: dict[str, Any], generator: Any, **kwargs: Any) -> di
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             body = operation.get("requestBody") if isinstance(operation, dict) else None
-            content = (body or {}).get("content", {}).get("application/json", {})
+            if not isinstance(body, dict):
+                continue
+            content = body.get("content", {}).get("application/json", {})
             if content.get("schema", {}).get("$ref", "").rsplit("/", 1)[-1] in BODIES:
                 body["required"] = True  # a hand, a sheet: nothing is no hand
     return result
