@@ -112,18 +112,23 @@ def _rules() -> list[Any]:
     return [games.adapter_for(name).rules for name in games.names()]
 
 
+def hand_shape_of(name: str) -> Mapping[str, Any]:
+    """The hand shape of game ``name`` (its adapter's ``hand_schema``)."""
+    return games.adapter_for(name).hand_schema
+
+
 def hand_body(
     *, extra: Mapping[str, Any] | None = None, required: Sequence[str] = ()
 ) -> dict[str, Any]:
     """The JSON Schema of one hand object of the score-sheet format, any game: one of each
-    registered game's hand shapes (``tonkrules.GameRules.hand_schema``: its keys, their types,
+    registered game's hand shapes (its adapter's ``hand_schema``: its keys, their types,
     which keys each way of ending needs, no other key). ``extra`` adds properties to every
     shape (``required``: of them, required), for a body that carries more than the hand.
     What depends on the table (its players, the cards, the rules) stays the rules' check:
     400 with the rule's code (``bad_player``, ``bad_card``…)."""
     shapes = []
     for rules in _rules():
-        shape = copy.deepcopy(dict(rules.hand_schema))
+        shape = copy.deepcopy(dict(hand_shape_of(rules.name)))
         for variant in shape.get("oneOf", [shape]):
             if extra:
                 variant.setdefault("properties", {}).update(copy.deepcopy(dict(extra)))
@@ -139,7 +144,7 @@ def hand_body(
 
 def with_player_pattern(schema: Any) -> Any:
     """A copy of ``schema`` where each player named in a hand (``x-player``,
-    ``tonkrules.games.PLAYER_SCHEMA``) holds only the characters a name may hold
+    ``scoring.games.base.PLAYER_SCHEMA``) holds only the characters a name may hold
     (:func:`name_characters`; spaces anywhere, as a hand spells the name as in ``players``)."""
     if isinstance(schema, list):
         return [with_player_pattern(item) for item in schema]
@@ -213,7 +218,10 @@ def score_sheet_body() -> dict[str, Any]:
                 "maxItems": rules.max_players,
             },
             "options": options_schema(rules),
-            "hands": {"type": "array", "items": with_player_pattern(dict(rules.hand_schema))},
+            "hands": {
+                "type": "array",
+                "items": with_player_pattern(dict(hand_shape_of(rules.name))),
+            },
         }
         if rules.has_stakes:
             properties |= {"stake": STAKE, "currency": CURRENCY}

@@ -20,20 +20,16 @@ from .errors import (
     TrumpError,
 )
 from .games import (
-    CARDS_SCHEMA,
-    PLAYER_SCHEMA,
     GameRules,
     HandScore,
     Options,
     TableSizes,
     TieBreak,
     boolean,
-    by_player,
     cards_value,
     choice,
     gettext_noop,
     hand_object,
-    hand_shape,
     hand_winners,
     obj,
     option,
@@ -273,22 +269,6 @@ class BlukeGame(GameRules[BlukeOptions, BlukeHand]):
     """Bluke, bid-and-tricks for 2 to 4 players over 25 hands (rules/bluke.md)."""
 
     name = "bluke"
-    hand_schema = hand_shape(
-        {
-            "hand": {"type": "integer"},
-            "dealer": PLAYER_SCHEMA,
-            # Case-insensitive (ASCII): "S", "h", "none", "NONE"...
-            "trump": {"type": "string", "pattern": "^(?:[SHDCshdc]|[Nn][Oo][Nn][Ee])$"},
-            "turned": {"type": "string"},
-            "bids": by_player({"type": "integer"}),
-            "tricks": by_player({"type": "integer"}),
-            "play": {"type": "array", "items": CARDS_SCHEMA},
-        },
-        [
-            ({"play": None}, ("hand", "dealer", "trump", "bids", "tricks")),
-            ({}, ("hand", "dealer", "trump", "bids", "play")),
-        ],
-    )
     title = gettext_noop("Bluke")
     rules_version = "bluke/1"
     min_players = 2

@@ -5,7 +5,7 @@ A game is a registered object (:func:`find_game`); its house rules are a frozen 
 validated against declared keys, so a variant is an option, never a copy of the code. Each game
 has a ``rules_version`` that is stored with every scored hand.
 
-It stays one module (about 520 lines): it is the one base every game module builds on, and
+It stays one module (about 580 lines): it is the one base every game module builds on, and
 its four short sections (options, hand reading, results, the rules class and its registry) are
 read together with :class:`GameRules`, whose methods use them all.
 """
@@ -151,49 +151,6 @@ def _jsonable(value: object) -> object:
 
 
 # --- reading a hand as entered ------------------------------------------------------------
-
-
-#: The JSON Schema (OpenAPI 3.0) of cards in a hand (:func:`cards_value`): a list of card
-#: tokens, or one string of tokens separated by spaces. Which tokens are cards of the game's
-#: deck is the rules' check (``bad_card``), not the shape's.
-CARDS_SCHEMA: Mapping[str, object] = {
-    "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
-    "description": "Cards: a list of card tokens, or one string of tokens separated by spaces.",
-}
-#: A player named in a hand: spelled as in the game's ``players`` (``bad_player`` otherwise).
-#: ``x-player``: the schema's maker adds the characters a name may hold (the name rule's).
-PLAYER_SCHEMA: Mapping[str, object] = {
-    "type": "string",
-    "x-player": True,
-    "description": "A player of the game, spelled as in `players`.",
-}
-
-
-def by_player(values: Mapping[str, object]) -> dict[str, object]:
-    """The schema of an object keyed by player (``held``, ``bids``): each value ``values``."""
-    return {"type": "object", "additionalProperties": dict(values)}
-
-
-def hand_shape(
-    properties: Mapping[str, Mapping[str, object]],
-    variants: Sequence[tuple[Mapping[str, Mapping[str, object] | None], Sequence[str]]],
-) -> dict[str, object]:
-    """A hand's JSON Schema (OpenAPI 3.0) as :func:`hand_object`, :func:`require` and
-    :func:`forbid` read it: one of ``variants``, each the ``properties`` shared by all, its own
-    (a key's schema narrowed, a key only it allows, or None: a key it forbids) and its
-    required keys; no other key."""
-    out = []
-    for own, required in variants:
-        merged = {**properties, **own}
-        out.append(
-            {
-                "type": "object",
-                "properties": {k: v for k, v in merged.items() if v is not None},
-                "required": list(required),
-                "additionalProperties": False,
-            }
-        )
-    return {"oneOf": out}
 
 
 def hand_object(
@@ -506,10 +463,6 @@ class GameRules(ABC, Generic[OptionsT, HandT]):
     """A tournament's rounds unless the director says otherwise; None: the director must say
     (Rook: 11, one per contract)."""
     options_type: ClassVar[type[Options]]
-    hand_schema: ClassVar[Mapping[str, object]] = {"type": "object"}
-    """The JSON Schema (OpenAPI 3.0) of a hand object as :meth:`read_hand` reads its shape
-    (keys, types, which key each way of ending needs; :func:`hand_shape`). What depends on
-    the table (the players, the cards, the rules) is the rules' to check."""
 
     @property
     def label(self) -> str:

@@ -10,20 +10,16 @@ from typing import ClassVar
 from .cards import RookCard, RookDeck
 from .errors import ContractError, FormatError, NotOutError, SequenceError
 from .games import (
-    CARDS_SCHEMA,
-    PLAYER_SCHEMA,
     GameRules,
     HandScore,
     Options,
     TableSizes,
     TieBreak,
-    by_player,
     cards_value,
     choice,
     forbid,
     gettext_noop,
     hand_object,
-    hand_shape,
     hand_winners,
     obj,
     option,
@@ -222,26 +218,6 @@ class Rook(GameRules[RookOptions, RookRound]):
     """Toonerville Rook, contract rummy for 3 to 5 players over 11 rounds (rules/rook.md)."""
 
     name = "rook"
-    hand_schema = hand_shape(
-        {
-            "round": {"type": "integer"},
-            "dealer": PLAYER_SCHEMA,
-            "melds": by_player({"type": "array", "items": CARDS_SCHEMA}),
-            "held": by_player(CARDS_SCHEMA),
-        },
-        [
-            # Someone went out (or, spelled as a word, nobody did): melds, maybe a discard.
-            (
-                {"out": PLAYER_SCHEMA, "discard": {"type": "string"}},
-                ("round", "dealer", "out", "held", "melds"),
-            ),
-            # Time was called before anyone went out: no discard.
-            (
-                {"out": {"type": "string", "nullable": True, "enum": [None]}},
-                ("round", "dealer", "out", "held"),
-            ),
-        ],
-    )
     title = gettext_noop("Toonerville Rook")
     rules_version = "rook/1"
     min_players = 3

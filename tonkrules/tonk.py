@@ -11,8 +11,6 @@ from .cards import STANDARD_DECK, Card
 from .choices import one_of
 from .errors import FormatError, HandSizeError, NotOutError, TotalError
 from .games import (
-    CARDS_SCHEMA,
-    PLAYER_SCHEMA,
     GameRules,
     HandScore,
     Options,
@@ -20,14 +18,12 @@ from .games import (
     TieBreak,
     Warning,
     boolean,
-    by_player,
     cards_value,
     choice,
     described,
     forbid,
     gettext_noop,
     hand_object,
-    hand_shape,
     hand_winners,
     obj,
     option,
@@ -265,44 +261,6 @@ class Tonk(GameRules[TonkOptions, TonkHand]):
     """Tonk, knock rummy for 2 to 4 players, scored in stake units (rules/tonk.md)."""
 
     name = "tonk"
-    hand_schema = hand_shape(
-        {
-            "dealer": PLAYER_SCHEMA,
-            "end": {"type": "string", "enum": [e.value for e in TonkEnd]},
-            "by": PLAYER_SCHEMA,
-            "held": by_player(CARDS_SCHEMA),
-            "spreads": {"type": "array", "items": CARDS_SCHEMA},
-        },
-        [
-            (
-                {"end": {"type": "string", "enum": [TonkEnd.DEAL_TONK.value]}},
-                ("dealer", "end", "by", "held"),
-            ),
-            (
-                {"end": {"type": "string", "enum": [TonkEnd.DEAL_TONK_TIE.value]}, "by": None},
-                ("dealer", "end", "held"),
-            ),
-            (
-                {
-                    "end": {"type": "string", "enum": [TonkEnd.TONK_OUT.value]},
-                    "new_spread": {"type": "boolean"},
-                },
-                ("dealer", "end", "by"),
-            ),
-            (
-                {"end": {"type": "string", "enum": [TonkEnd.OUT_ON_DISCARD.value]}},
-                ("dealer", "end", "by"),
-            ),
-            (
-                {"end": {"type": "string", "enum": [TonkEnd.KNOCK.value]}},
-                ("dealer", "end", "by", "held"),
-            ),
-            (
-                {"end": {"type": "string", "enum": [TonkEnd.STOCK_OUT.value]}, "by": None},
-                ("dealer", "end", "held"),
-            ),
-        ],
-    )
     title = gettext_noop("Tonk")
     rules_version = "tonk/1"
     min_players = 2

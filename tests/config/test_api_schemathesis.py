@@ -35,10 +35,9 @@ from hypothesis import HealthCheck, Phase, settings
 from rest_framework.authtoken.models import Token
 
 from config.wsgi import application
-from scoring import games
 from scoring import services as scoring
 from scoring.permissions import Actor
-from scoring.schema import with_player_pattern
+from scoring.schema import hand_shape_of, with_player_pattern
 from tests.factories import MembershipFactory, PlayerFactory
 from tests.scoring.sheets import TONK_KNOCK_HAND
 from tournaments import services as tournaments
@@ -113,7 +112,7 @@ def fits_its_games_shape(case: Any) -> bool:
 @functools.cache
 def hand_validator(kind: str) -> Any:
     """A validator of the hands of game ``kind``, as the schema says them."""
-    shape = with_player_pattern(dict(games.adapter_for(kind).rules.hand_schema))
+    shape = with_player_pattern(dict(hand_shape_of(kind)))
     return jsonschema.Draft7Validator(as_json_schema(shape))
 
 

@@ -1,5 +1,8 @@
 """Tournaments and their players: creating a tournament, registrations and withdrawals.
 
+It stays one module (about 500 lines): creating a tournament and changing its players read
+the same checks (who can be seated at the game's tables, what its game accepts).
+
 Every function is keyword-only; every write is one transaction. Names starting with ``_`` are
 shared within ``tournaments.services`` only."""
 
@@ -12,9 +15,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from ops import idempotency
+from scoring import services as scoring_services
 from scoring.models import Game
 from tonkrules import RuleError, find_game
-from tonkrules.errors import PlayerError
+from tonkrules.errors import FormatError, PlayerError
 from tonkrules.names import clean_name, name_key
 from tonkrules.sheet import parse_currency, parse_stake
 from tournaments import languages, localtime, seating
@@ -161,6 +165,8 @@ def tournament_create(
             if stake is not None:
                 parse_stake(stake)
                 stake_text = str(stake)
+                if len(stake_text) > (longest := scoring_services.MAX_STAKE_LENGTH):
+                    raise FormatError("stake.length", params={"max": longest})  # as a game's
             currency_text = parse_currency(currency) if currency is not None else ""
         except RuleError as exc:
             raise TournamentError.because("bad_stake", exc, field="stake") from exc
@@ -365,8 +371,8 @@ def registration_add(
     (a failed seating then retried, a seating superseded then seated again).
 
     Raises:
-        TournamentError: ``other_club``, ``bad_reason``.
-        TournamentConflict: ``already_registered``, ``finished`` (every round is seated).
+        TournamentError: ``other_club``, ``bad_reason``. TournamentConflict:
+            ``already_registered``, ``finished`` (every round is seated).
     """
     if player.club_id != tournament.club_id:
         raise TournamentError(  # no name: other clubs' players are not to be discovered
@@ -425,8 +431,7 @@ def registration_withdraw(
       refuses with the reason.
 
     Raises:
-        TournamentConflict: ``too_few_players`` (above).
-        TournamentError: ``bad_reason``.
+        TournamentConflict: ``too_few_players`` (above). TournamentError: ``bad_reason``.
     """
     # The latest round and the tournament first, the registration after them: a seating under
     # way holds them while its seats (keys referring to the registration) wait at its commit
