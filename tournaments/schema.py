@@ -67,11 +67,15 @@ def tournament_body(common: dict[str, Any]) -> dict[str, Any]:
         else:
             own.pop("stake", None)
             own.pop("currency", None)
+        required = list(common.get("required", []))
+        if rules.default_rounds is None:  # the director must say how many
+            required.append("rounds")
         shapes.append(
             {
                 **{k: v for k, v in common.items() if k not in ("properties", "description")},
                 "title": f"A {rules.title} tournament",
                 "properties": own,
+                "required": required,
             }
         )
     return {"anyOf": shapes, "description": common.get("description", "")}
