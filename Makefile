@@ -32,7 +32,8 @@ setup: $(STAMP) ## create .venv and install the project with its dev tools (once
 catalogues: setup ## compile locale/*/LC_MESSAGES/*.po into .mo (Babel: no GNU gettext needed)
 	$(PY) manage.py compilemessages
 
-LANGS := bn ta fil as
+# The languages with a catalogue, as settings.LANGUAGES lists them (written only there).
+LANGS = $(shell $(PY) manage.py languages --translated)
 MESSAGES_IGNORE := --ignore=.venv --ignore=tests --ignore=bench --ignore=staticfiles
 messages: setup ## after changing strings: extract them into every locale/<code>/*.po (needs GNU gettext)
 	$(PY) manage.py makemessages --no-obsolete $(MESSAGES_IGNORE) $(addprefix -l ,$(LANGS))

@@ -453,6 +453,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "scoring.schema.document_throttling",
+        "scoring.schema.document_bodies",
+        "tournaments.schema.document_tournament_body",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -79,6 +79,8 @@ from django.utils.http import quote_etag
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from ops.db.sql import stored_rows
+
 #: Stands for the version while a region that shows its own version is rendered. Raw ``<``
 #: and ``>``: no escaped value (a name, a reason) can contain it.
 VERSION_PLACEHOLDER = mark_safe("<!--tabletally:version-->")
@@ -270,56 +272,14 @@ def rows_version(sources: Iterable[Source], *bits: object) -> str:
     )
     for bit in bits:
         digest.update(f"\x00bit\x01{bit!r}".encode())
-    with connection.cursor() as cursor:
-        for model, where in sources:
-            model = _model(model)
-            columns = [f.attname for f in model._meta.concrete_fields]
-            digest.update(f"\x00rows\x01{model._meta.db_table}\x01{','.join(columns)}".encode())
-            # The values as the database gives them (no conversion: a JSON column's text).
-            sql, params = _rows_sql(model, where, columns)
-            cursor.execute(sql, params)
-            for row in cursor.fetchall():
-                digest.update(f"\x02{row!r}".encode())
+    for model, where in sources:
+        model = _model(model)
+        columns = [f.attname for f in model._meta.concrete_fields]
+        digest.update(f"\x00rows\x01{model._meta.db_table}\x01{','.join(columns)}".encode())
+        # The values as the database gives them (no conversion: a JSON column's text).
+        for row in stored_rows(model, where, columns):
+            digest.update(f"\x02{row!r}".encode())
     return digest.hexdigest()
-
-
-#: The SQL of the simple sources (equality on columns), by model and column names: compiling
-#: a query through the ORM costs more than running it, at every poll.
-_simple_sql: dict[tuple[str, str, tuple[str, ...]], str] = {}
-
-
-def _rows_sql(
-    model: type[models.Model], where: Mapping[str, Any] | models.Q, columns: list[str]
-) -> tuple[str, Sequence[Any]]:
-    """The SQL and parameters reading ``columns`` (the concrete fields' attnames, in order)
-    of ``model``'s rows selected by ``where``, ordered by primary key: written once per model
-    and keys when ``where`` is a mapping of concrete field names or attnames, or ``pk``, to
-    values that are neither None nor model instances (each ``column = %s``); else compiled
-    by the ORM."""
-    meta = model._meta
-    concrete = list(meta.concrete_fields)
-    fields: dict[str, Any] = {f.attname: f for f in concrete} | {f.name: f for f in concrete}
-    fields["pk"] = meta.pk
-    simple = isinstance(where, Mapping) and all(
-        key in fields and value is not None and not isinstance(value, models.Model)
-        for key, value in where.items()
-    )
-    if not isinstance(where, Mapping) or not simple:
-        query = where if isinstance(where, models.Q) else models.Q(**where)
-        rows = model._default_manager.filter(query).order_by("pk").values_list(*columns)
-        return rows.query.sql_with_params()
-    keys = tuple(sorted(where))
-    cache_key = (connection.alias, meta.label, keys)
-    sql = _simple_sql.get(cache_key)
-    if sql is None:
-        quote = connection.ops.quote_name
-        selected = ", ".join(quote(fields[c].column) for c in columns)
-        conditions = " AND ".join(f"{quote(fields[key].column)} = %s" for key in keys)
-        order = quote(fields["pk"].column)
-        sql = f"SELECT {selected} FROM {quote(meta.db_table)} WHERE {conditions} ORDER BY {order}"
-        _simple_sql[cache_key] = sql
-    params = [fields[k].get_db_prep_value(where[k], connection, prepared=False) for k in keys]
-    return sql, params
 
 
 def source_tables(sources: Iterable[Source]) -> set[str]:

@@ -33,13 +33,14 @@ from urllib.parse import urlsplit
 import redis
 from celery import current_app
 from django.conf import settings
-from django.db import DatabaseError, connection
+from django.db import DatabaseError
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from ops.background import TICK, oldest_waiting
+from ops.db.sql import select_one
 from ops.models import Heartbeat
 from ops.worker import WORKER_PREFIX
 
@@ -125,9 +126,7 @@ def report(*, now: datetime | None = None) -> Report:
 def database() -> Check:
     """``SELECT 1`` on the default database."""
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            row = cursor.fetchone()
+        row = select_one()
     except DatabaseError as error:
         return Check("error", f"query failed ({type(error).__name__})")
     if row != (1,):

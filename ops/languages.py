@@ -41,6 +41,8 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 from django.views.i18n import JavaScriptCatalog
 
 from ops.idempotency import new_key
+from ops.language_list import choices as choices  # re-exported: forms and serializers
+from ops.language_list import codes as codes  # re-exported: the apps read the codes here
 from ops.models import Profile
 
 #: The query parameter that picks the language of one response (and sets the cookie).
@@ -73,16 +75,6 @@ class Choice:
 
     code: str
     source: str
-
-
-def codes() -> list[str]:
-    """The codes of ``settings.LANGUAGES``, in their order (``["en", "bn", …]``)."""
-    return [code for code, _name in settings.LANGUAGES]
-
-
-def choices() -> list[tuple[str, Any]]:
-    """``settings.LANGUAGES`` as model and form choices (code, name in the active language)."""
-    return list(settings.LANGUAGES)
 
 
 def local_names() -> list[tuple[str, str]]:

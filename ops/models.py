@@ -5,6 +5,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from ops import language_list
+
 
 class Heartbeat(models.Model):
     """The last time ``name`` was seen alive: ``tick`` (written by every tick) or
@@ -34,7 +36,7 @@ class Profile(models.Model):
         verbose_name=_("user"),
     )
     language = models.CharField(
-        _("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES
+        _("language"), max_length=8, blank=True, default="", choices=language_list.choices
     )
 
     class Meta:

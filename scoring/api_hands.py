@@ -44,12 +44,8 @@ from scoring.models import Hand
 from scoring.permissions import MAX_REASON_LENGTH, may_see_audit
 from scoring.serializers import AuditStepOut, ConflictOut, HandHistoryOut, HandOut
 
-# One hand object of the score-sheet format; its keys depend on the game (the format's tables).
-HAND_OBJECT = {
-    "type": "object",
-    "additionalProperties": True,
-    "description": "One hand object of the score-sheet format (its keys depend on the game).",
-}
+# One hand object of the score-sheet format, of the game's shape (scoring.schema.hand_body).
+HAND_OBJECT = {"$ref": "#/components/schemas/Hand"}
 
 #: The key of a new hand's body that says which hand it is (kept beside the hand, not in it).
 NUMBER_KEY = "number"

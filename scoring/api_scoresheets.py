@@ -25,11 +25,8 @@ from scoring.api import (
 from scoring.api_auth import game_for
 from scoring.serializers import ImportedOut, ScoresheetOut
 
-SCORE_SHEET = {
-    "type": "object",
-    "additionalProperties": True,
-    "description": "A whole score sheet (`tabletally.scoresheet/1`), checked by the rules engine.",
-}
+# A whole score sheet, one shape per game (scoring.schema.score_sheet_body).
+SCORE_SHEET = {"$ref": "#/components/schemas/ScoreSheet"}
 
 
 class ScoresheetImportApi(GameApiView):

@@ -19,7 +19,6 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scoring.messages import error_message
@@ -115,21 +114,21 @@ class NameField(models.CharField):  # type: ignore[type-arg]
         return super().formfield(**{"form_class": NameFormField, **kwargs})
 
 
-@extend_schema_field(
-    {
-        "type": "string",
-        "x-name-rule": True,
-        "description": "A name: NFC-normalised, spaces collapsed, at most 80 characters after "
-        "that; invisible and direction-control characters refused. Compared case-insensitively.",
-    }
-)
 class NameSerializerField(serializers.CharField):
     """A name in an API body: a string taken as sent (no trimming here) for the service to
     read by the name rule, which refuses it with the rule's error (the games' API: 400
     ``bad_player``, ``name_invisible``/``blank_name``/``name_too_long``; the tournaments':
     400 ``bad_name`` with the rule's sentence). The schema documents the rule
-    (``x-name-rule``), and a test finds every request field of the API marked so."""
+    (``scoring.schema.name_schema``: ``x-name-rule``, the characters the rule accepts), and a
+    test finds every request field of the API marked so."""
 
     def __init__(self, *, max_length: int = MAX_NAME_LENGTH, **kwargs: Any) -> None:
         super().__init__(allow_blank=True, trim_whitespace=False, **kwargs)
         self.name_max_length = max_length
+
+    def to_internal_value(self, data: Any) -> str:
+        """The string as sent; a number or any other JSON value is not a name (DRF's
+        ``CharField`` would take ``0`` as ``"0"``)."""
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))

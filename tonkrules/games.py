@@ -5,7 +5,7 @@ A game is a registered object (:func:`find_game`); its house rules are a frozen 
 validated against declared keys, so a variant is an option, never a copy of the code. Each game
 has a ``rules_version`` that is stored with every scored hand.
 
-It stays one module (about 520 lines): it is the one base every game module builds on, and
+It stays one module (about 580 lines): it is the one base every game module builds on, and
 its four short sections (options, hand reading, results, the rules class and its registry) are
 read together with :class:`GameRules`, whose methods use them all.
 """
@@ -52,14 +52,30 @@ def _whole(key: str, value: object, minimum: int) -> int:
     return value
 
 
+def described(parser: OptionParser, schema: Mapping[str, object]) -> OptionParser:
+    """``parser``, with the JSON Schema (OpenAPI 3.0) of the values it accepts as its
+    ``json_schema`` attribute: the API's schema of a game's options is made from them
+    (:meth:`Options.json_schema`)."""
+    parser.json_schema = dict(schema)  # type: ignore[attr-defined]
+    return parser
+
+
+described(boolean, {"type": "boolean"})
+
+
 def whole(minimum: int) -> OptionParser:
     """Parser of a whole-number option of at least ``minimum``."""
-    return lambda key, value: _whole(key, value, minimum)
+    return described(
+        lambda key, value: _whole(key, value, minimum), {"type": "integer", "minimum": minimum}
+    )
 
 
 def whole_or_none(minimum: int) -> OptionParser:
     """Parser of an option that is a whole number of at least ``minimum``, or ``null``."""
-    return lambda key, value: None if value is None else _whole(key, value, minimum)
+    return described(
+        lambda key, value: None if value is None else _whole(key, value, minimum),
+        {"type": "integer", "minimum": minimum, "nullable": True},
+    )
 
 
 E = TypeVar("E", bound=Enum)
@@ -72,7 +88,7 @@ def choice(enum: type[E]) -> OptionParser:
     def parse(key: str, value: object) -> E:
         return enum(one_of(value, tuple(str(m.value) for m in enum), key=key))
 
-    return parse
+    return described(parse, {"type": "string", "enum": [str(m.value) for m in enum]})
 
 
 @dataclass(frozen=True)
@@ -102,6 +118,20 @@ class Options:
     def to_json(self) -> dict[str, object]:
         """Every option with its value, as JSON."""
         return {f.name: _jsonable(getattr(self, f.name)) for f in fields(self)}
+
+    @classmethod
+    def json_schema(cls) -> dict[str, object]:
+        """The JSON Schema (OpenAPI 3.0) of the options object :meth:`from_json` reads: each
+        option's key with the schema its parser declares (:func:`described`), its default and
+        help; no other key."""
+        properties: dict[str, object] = {}
+        for f in fields(cls):
+            schema = dict(getattr(f.metadata["parse"], "json_schema", {}))
+            schema["description"] = f.metadata["help"]
+            if f.default is not None:
+                schema["default"] = _jsonable(f.default)
+            properties[f.name] = schema
+        return {"type": "object", "properties": properties, "additionalProperties": False}
 
     @classmethod
     def describe(cls) -> list[dict[str, object]]:

@@ -20,6 +20,7 @@ from .games import (
     boolean,
     cards_value,
     choice,
+    described,
     forbid,
     gettext_noop,
     hand_object,
@@ -80,6 +81,9 @@ def _totals(key: str, value: object) -> tuple[int, ...]:
     ):
         raise FormatError("option_value.totals", params={"key": key})
     return tuple(value)
+
+
+described(_totals, {"type": "array", "items": {"type": "integer", "minimum": 0}})
 
 
 @dataclass(frozen=True)

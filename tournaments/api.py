@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import PermissionDenied, ValidationError
@@ -39,7 +39,7 @@ from scoring.api import (
 from scoring.api_parser import StrictJSONParser
 from scoring.names import NameSerializerField
 from scoring.permissions import MAX_REASON_LENGTH
-from scoring.serializers import GameNameField
+from scoring.serializers import ConflictOut, GameNameField
 from tournaments import selectors, services
 from tournaments.models import (
     TOURNAMENT_NAME_LENGTH,
@@ -67,6 +67,21 @@ UNPUBLISHED = (Round.State.PLANNED, Round.State.SEATED, Round.State.FAILED)
 READ_ERRORS = (401, 403, 404)
 WRITE_ERRORS = (400, 401, 403, 404, 409, 411, 413, 415)
 ACTION_ERRORS = (400, 401, 403, 404, 409, 411, 413)  # a POST without a body (one sent is read)
+
+
+def conflicts(**codes: str) -> dict[int, OpenApiResponse]:
+    """The 409 of an operation: the tournament's state refuses it (nothing changes; the same
+    request may work later), with each ``code`` it may answer and when."""
+    listed = "; ".join(f"`{code}`: {when}" for code, when in codes.items())
+    return {
+        409: OpenApiResponse(
+            ConflictOut,
+            description=f"The tournament's state refuses it; nothing changed. {listed}.",
+        )
+    }
+
+
+KEY_REUSED = "the `Idempotency-Key` was used for another request"
 
 # --- access -----------------------------------------------------------------------------------
 
@@ -185,7 +200,12 @@ class TournamentListApi(TournamentApiView):
     @extend_schema(
         request=TournamentInSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={201: TournamentOut, 200: TournamentOut, **errors(*WRITE_ERRORS)},
+        responses={
+            201: TournamentOut,
+            200: TournamentOut,
+            **errors(*WRITE_ERRORS),
+            **conflicts(idempotency_key_reused=KEY_REUSED),
+        },
         examples=[
             example(
                 "Three rounds of Tonk", {"club": 1, "name": "Open", "game": "tonk", "rounds": 3}
@@ -240,7 +260,16 @@ class RegistrationListApi(TournamentApiView):
 
     @extend_schema(
         request=RegistrationInSerializer,
-        responses={201: RegistrationOut, **errors(*WRITE_ERRORS)},
+        responses={
+            201: RegistrationOut,
+            **errors(*WRITE_ERRORS),
+            **conflicts(
+                already_registered="the player is registered already",
+                finished="every round is seated: too late to enter",
+                seated_elsewhere="the player sits at another of the club's tables at that time "
+                "(confirm with `confirm_elsewhere` and a `reason`)",
+            ),
+        },
         examples=[example("A club player", {"player": 1})],
     )
     def post(self, request: Request, tournament_id: int) -> Response:
@@ -260,7 +289,17 @@ class RegistrationListApi(TournamentApiView):
 class WithdrawalApi(TournamentApiView):
     """``POST``: withdraw a registered player (results kept; never seated again)."""
 
-    @extend_schema(request=None, responses={200: RegistrationOut, **errors(*ACTION_ERRORS)})
+    @extend_schema(
+        request=None,
+        responses={
+            200: RegistrationOut,
+            **errors(*ACTION_ERRORS),
+            **conflicts(
+                too_few_players="the players left could not fill a table of a round seated "
+                "or to seat"
+            ),
+        },
+    )
     def post(self, request: Request, tournament_id: int, registration_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
         registration = get_object_or_404(
@@ -280,7 +319,7 @@ class RoundListApi(TournamentApiView):
     the round's state shows when it is seated, or ``failed`` with its ``failure``). Asking
     again before it is published returns the same round (its seating sent again while it
     waits); asking again when its seating failed retries it (the players are checked again:
-    400 ``too_few_players`` when they still cannot fill a table). A player who sits at another
+    409 ``too_few_players`` when they still cannot fill a table). A player who sits at another
     of the club's tables at that time is refused (409 ``seated_elsewhere``, naming the
     tournament and table; the seating task checks again, failing the round with that code)
     unless ``confirm_elsewhere`` with a ``reason``."""
@@ -297,7 +336,17 @@ class RoundListApi(TournamentApiView):
     @extend_schema(
         request=ElsewhereConfirmInSerializer,
         parameters=[IDEMPOTENCY_PARAMETER],
-        responses={202: RoundOut, **errors(*WRITE_ERRORS)},
+        responses={
+            202: RoundOut,
+            **errors(*WRITE_ERRORS),
+            **conflicts(
+                round_not_complete="the last round is not complete",
+                all_seated="every round is seated",
+                too_few_players="the active players cannot fill a table",
+                seated_elsewhere="a player sits at another of the club's tables at that time",
+                idempotency_key_reused=KEY_REUSED,
+            ),
+        },
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
@@ -337,7 +386,21 @@ class RoundActionApi(TournamentApiView):
     def act(self, rnd: Round, request: Request) -> Round:
         raise NotImplementedError
 
-    @extend_schema(request=None, responses={200: RoundOut, **errors(*ACTION_ERRORS)})
+    @extend_schema(
+        request=None,
+        responses={
+            200: RoundOut,
+            **errors(*ACTION_ERRORS),
+            **conflicts(
+                not_seated="publish: the round is not seated yet",
+                not_published="close: the round is not published",
+                unconfirmed="close: tables with hands to confirm or resolve (`round`, `tables`)",
+                complete="regenerate: the round is complete",
+                results_exist="regenerate: the round has results",
+                too_few_players="regenerate: the active players cannot fill a table",
+            ),
+        },
+    )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
         tournament = self.tournament(tournament_id, direct=True)
         rnd = self.act(self.round(tournament, number), request)
@@ -379,7 +442,19 @@ class RoundRegenerateApi(TournamentApiView):
 
     @extend_schema(
         request=RegenerateInSerializer,
-        responses={200: RoundOut, **errors(*WRITE_ERRORS)},
+        responses={
+            200: RoundOut,
+            **errors(*WRITE_ERRORS),
+            **conflicts(
+                complete="the round is complete",
+                results_exist="the round has results",
+                too_few_players="the active players cannot fill a table",
+                substitutes_dropped="the new seating would drop the `substitutes` named "
+                "(confirm with `drop_substitutes`)",
+                seated_elsewhere="a player sits at another of the club's tables at that time "
+                "(confirm with `confirm_elsewhere` and a `reason`)",
+            ),
+        },
         examples=[example("Drop the substitutes named", {"drop_substitutes": True})],
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
@@ -404,7 +479,20 @@ class SubstituteApi(TournamentApiView):
 
     @extend_schema(
         request=SubstituteInSerializer,
-        responses={200: RoundOut, **errors(*WRITE_ERRORS)},
+        responses={
+            200: RoundOut,
+            **errors(*WRITE_ERRORS),
+            **conflicts(
+                complete="the round is complete",
+                not_seated="the registered player has no seat in this round",
+                already_seated="the substitute already sits in this round (`.alike`: under "
+                "another spelling of the name)",
+                registered="the substitute is a registered player of the tournament",
+                results_exist="the table has hands: its seats can no longer change",
+                seated_elsewhere="the substitute sits at another of the club's tables at that "
+                "time (confirm with `confirm_elsewhere` and a `reason`)",
+            ),
+        },
         examples=[example("Mallory plays the seat", {"registration": 1, "substitute": "Mallory"})],
     )
     def post(self, request: Request, tournament_id: int, number: int) -> Response:
@@ -441,9 +529,13 @@ class StandingsApi(TournamentApiView):
 # --- audit ------------------------------------------------------------------------------------
 
 AUDIT_FILTERS = [
-    OpenApiParameter("round", int, description="Only this round's steps."),
     OpenApiParameter(
-        "table", int, description="With ``round``: only this table's steps (its hands too)."
+        "round", {"type": "integer", "minimum": 0}, description="Only this round's steps."
+    ),
+    OpenApiParameter(
+        "table",
+        {"type": "integer", "minimum": 0},
+        description="With ``round``: only this table's steps (its hands too).",
     ),
 ]
 

@@ -44,6 +44,23 @@ NOT_ZONES = frozenset({"localtime", "posixrules", "Factory"})
 TIME_PATTERN = r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?$"
 _TIME = re.compile(TIME_PATTERN)
 
+_YEAR = "[1-9][0-9]{3}"
+_LEAP_YEAR = "(?:[1-9][0-9](?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[13579][26])00)"
+_DAY = (
+    "(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+    "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
+    "|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+)
+_CLOCK = "(?:[01][0-9]|2[0-3]):[0-5][0-9]"
+#: :data:`TIME_PATTERN` as the schema documents it: only times that exist on the calendar
+#: and the clock (no month 13, February 30th, 24:00 or an offset of 25 hours), years 1000 to
+#: 9999 (:func:`parse` reads the same).
+SCHEMA_TIME_PATTERN = (
+    f"^(?:{_YEAR}-{_DAY}|{_LEAP_YEAR}-02-29)[T ]{_CLOCK}"
+    "(?::[0-5][0-9](?:\\.[0-9]{1,6})?)?"
+    f"(?:Z|[+-]{_CLOCK})?$"
+)
+
 #: How every field that takes a time documents the rule (form help, OpenAPI description).
 DESCRIPTION = _(
     "A wall time in the tournament's time zone (2025-03-15T18:30), or an ISO 8601 instant "

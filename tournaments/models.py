@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from ops import language_list
 from scoring.games import GameAdapter, adapter_for
 from scoring.games import choices as game_choices
 from scoring.models import Game
@@ -172,7 +173,7 @@ class Tournament(models.Model):
     #: The language of the tournament's public pages, table cards and big screen for a visitor
     #: who chose none (``ops.languages``); blank: none, each visitor's browser decides.
     language = models.CharField(
-        _("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES
+        _("language"), max_length=8, blank=True, default="", choices=language_list.choices
     )
     plan = models.JSONField(
         _("planned seating"), null=True, blank=True, editable=False

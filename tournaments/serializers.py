@@ -24,7 +24,7 @@ from tournaments.standings import IN_PLAY
 # --- fields -----------------------------------------------------------------------------------
 
 
-@extend_schema_field({"type": "string", "pattern": localtime.TIME_PATTERN})
+@extend_schema_field({"type": "string", "pattern": localtime.SCHEMA_TIME_PATTERN})
 class LocalDateTimeField(serializers.Field):  # type: ignore[type-arg]
     """A time a request gives: a wall time in the tournament's zone (``2025-03-15T18:30``) or
     an ISO 8601 instant with its offset (``2025-03-15T18:30-05:00``, ``…Z``): the one rule of

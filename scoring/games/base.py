@@ -49,6 +49,49 @@ def _translated(text: str) -> str:
 translated_lazy = cast(Callable[[str], Promise], lazy(_translated, str))
 
 
+#: The JSON Schema (OpenAPI 3.0) of cards in a hand (:func:`cards_value`): a list of card
+#: tokens, or one string of tokens separated by spaces. Which tokens are cards of the game's
+#: deck is the rules' check (``bad_card``), not the shape's.
+CARDS_SCHEMA: Mapping[str, Any] = {
+    "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+    "description": "Cards: a list of card tokens, or one string of tokens separated by spaces.",
+}
+#: A player named in a hand: spelled as in the game's ``players`` (``bad_player`` otherwise).
+#: ``x-player``: the schema's maker adds the characters a name may hold (the name rule's).
+PLAYER_SCHEMA: Mapping[str, Any] = {
+    "type": "string",
+    "x-player": True,
+    "description": "A player of the game, spelled as in `players`.",
+}
+
+
+def by_player(values: Mapping[str, Any]) -> dict[str, object]:
+    """The schema of an object keyed by player (``held``, ``bids``): each value ``values``."""
+    return {"type": "object", "additionalProperties": dict(values)}
+
+
+def hand_shape(
+    properties: Mapping[str, Mapping[str, Any]],
+    variants: Sequence[tuple[Mapping[str, Mapping[str, Any] | None], Sequence[str]]],
+) -> dict[str, object]:
+    """A hand's JSON Schema (OpenAPI 3.0) as :func:`hand_object`, :func:`require` and
+    :func:`forbid` read it: one of ``variants``, each the ``properties`` shared by all, its own
+    (a key's schema narrowed, a key only it allows, or None: a key it forbids) and its
+    required keys; no other key."""
+    out = []
+    for own, required in variants:
+        merged = {**properties, **own}
+        out.append(
+            {
+                "type": "object",
+                "properties": {k: v for k, v in merged.items() if v is not None},
+                "required": list(required),
+                "additionalProperties": False,
+            }
+        )
+    return {"oneOf": out}
+
+
 class GameAdapter:
     """One game on the Django side. Subclass it once per game and :func:`register` an
     instance; the defaults follow the rules object: a game without a schedule plays each
@@ -80,6 +123,11 @@ class GameAdapter:
     next_template: str = "scoring/games/_next.html"
     #: One sentence saying what the game is, for the home page's list of games (translated
     #: lazily); none by default.
+    #: The JSON Schema (OpenAPI 3.0) of a hand object as the engine's ``read_hand`` reads its
+    #: shape (keys, types, which key each way of ending needs; :func:`hand_shape`), which
+    #: ``scoring.schema`` documents; what depends on the table (the players, the cards, the
+    #: rules) is the rules' to check. By default any object.
+    hand_schema: ClassVar[Mapping[str, Any]] = {"type": "object"}
     description: ClassVar[Any] = ""
     #: The game's own headline of a rule error, by error code (``ErrorCode``), translated
     #: lazily; a code not here takes the common headline (``scoring.entry.ERROR_HEADLINES``).

@@ -19,7 +19,14 @@ from scoring.entry import (
     cards_text,
     groups_of,
 )
-from scoring.games.base import GameAdapter, spans
+from scoring.games.base import (
+    CARDS_SCHEMA,
+    PLAYER_SCHEMA,
+    GameAdapter,
+    by_player,
+    hand_shape,
+    spans,
+)
 from scoring.messages import SUIT_NAMES
 from tonkrules.bluke import BLUKE, HANDS, cards_dealt, trump_of_turned
 from tonkrules.cards import BLUKE_DECK, Suit
@@ -185,6 +192,22 @@ class BlukeAdapter(GameAdapter):
     Blukes."""
 
     rules = BLUKE
+    hand_schema = hand_shape(
+        {
+            "hand": {"type": "integer"},
+            "dealer": PLAYER_SCHEMA,
+            # Case-insensitive (ASCII): "S", "h", "none", "NONE"...
+            "trump": {"type": "string", "pattern": "^(?:[SHDCshdc]|[Nn][Oo][Nn][Ee])$"},
+            "turned": {"type": "string"},
+            "bids": by_player({"type": "integer"}),
+            "tricks": by_player({"type": "integer"}),
+            "play": {"type": "array", "items": CARDS_SCHEMA},
+        },
+        [
+            ({"play": None}, ("hand", "dealer", "trump", "bids", "tricks")),
+            ({}, ("hand", "dealer", "trump", "bids", "play")),
+        ],
+    )
     entry_form = BlukeEntryForm
     play_template = "scoring/games/bluke/play.html"
     next_template = "scoring/games/bluke/next.html"

@@ -21,7 +21,13 @@ from scoring.entry import (
     cards_text,
     groups_of,
 )
-from scoring.games.base import GameAdapter
+from scoring.games.base import (
+    CARDS_SCHEMA,
+    PLAYER_SCHEMA,
+    GameAdapter,
+    by_player,
+    hand_shape,
+)
 from scoring.messages import words_for
 from tonkrules.cards import RookDeck
 from tonkrules.errors import ErrorCode
@@ -175,6 +181,26 @@ class RookAdapter(GameAdapter):
     contract round (round r plays contract r); the Rook deck, one per player by default."""
 
     rules = ROOK_GAME
+    hand_schema = hand_shape(
+        {
+            "round": {"type": "integer"},
+            "dealer": PLAYER_SCHEMA,
+            "melds": by_player({"type": "array", "items": CARDS_SCHEMA}),
+            "held": by_player(CARDS_SCHEMA),
+        },
+        [
+            # Someone went out (or, spelled as a word, nobody did): melds, maybe a discard.
+            (
+                {"out": PLAYER_SCHEMA, "discard": {"type": "string"}},
+                ("round", "dealer", "out", "held", "melds"),
+            ),
+            # Time was called before anyone went out: no discard.
+            (
+                {"out": {"type": "string", "nullable": True, "enum": [None]}},
+                ("round", "dealer", "out", "held"),
+            ),
+        ],
+    )
     entry_form = RookEntryForm
     play_template = "scoring/games/rook/play.html"
     next_template = "scoring/games/rook/next.html"

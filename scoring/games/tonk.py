@@ -19,7 +19,13 @@ from scoring.entry import (
     cards_text,
     groups_of,
 )
-from scoring.games.base import GameAdapter
+from scoring.games.base import (
+    CARDS_SCHEMA,
+    PLAYER_SCHEMA,
+    GameAdapter,
+    by_player,
+    hand_shape,
+)
 from tonkrules.errors import ErrorCode
 from tonkrules.tonk import ENDS_WITH_BY, TONK, TonkEnd
 
@@ -146,6 +152,44 @@ class TonkAdapter(GameAdapter):
     of ``hands_per_round`` hands."""
 
     rules = TONK
+    hand_schema = hand_shape(
+        {
+            "dealer": PLAYER_SCHEMA,
+            "end": {"type": "string", "enum": [e.value for e in TonkEnd]},
+            "by": PLAYER_SCHEMA,
+            "held": by_player(CARDS_SCHEMA),
+            "spreads": {"type": "array", "items": CARDS_SCHEMA},
+        },
+        [
+            (
+                {"end": {"type": "string", "enum": [TonkEnd.DEAL_TONK.value]}},
+                ("dealer", "end", "by", "held"),
+            ),
+            (
+                {"end": {"type": "string", "enum": [TonkEnd.DEAL_TONK_TIE.value]}, "by": None},
+                ("dealer", "end", "held"),
+            ),
+            (
+                {
+                    "end": {"type": "string", "enum": [TonkEnd.TONK_OUT.value]},
+                    "new_spread": {"type": "boolean"},
+                },
+                ("dealer", "end", "by"),
+            ),
+            (
+                {"end": {"type": "string", "enum": [TonkEnd.OUT_ON_DISCARD.value]}},
+                ("dealer", "end", "by"),
+            ),
+            (
+                {"end": {"type": "string", "enum": [TonkEnd.KNOCK.value]}},
+                ("dealer", "end", "by", "held"),
+            ),
+            (
+                {"end": {"type": "string", "enum": [TonkEnd.STOCK_OUT.value]}, "by": None},
+                ("dealer", "end", "held"),
+            ),
+        ],
+    )
     entry_form = TonkEntryForm
     play_template = "scoring/games/tonk/play.html"
     next_template = "scoring/games/tonk/next.html"

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from ops.language_list import non_latin_codes
 from tests.e2e.test_table_pages import start, table_url
 from tests.services import skip_or_fail
 
@@ -71,7 +72,7 @@ def test_the_stylesheet_names_faces_for_each_script_before_the_generic_family() 
         assert face in faces
 
 
-@pytest.mark.parametrize("language", ["bn", "as", "ta"])
+@pytest.mark.parametrize("language", non_latin_codes())
 def test_a_page_in_the_language_is_drawn_with_a_face_the_stylesheet_names(
     live_server: Any, phone: Callable[..., Any], language: str
 ) -> None:

@@ -15,9 +15,10 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
 from ops.catalogues import DOMAINS, plural_forms
+from ops.language_list import translated_codes
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
-LANGS = ("bn", "ta", "fil", "as")
+LANGS = translated_codes()
 CATALOGUES = [(code, domain) for code in LANGS for domain in DOMAINS]
 
 #: printf placeholders: %(name)s, %s, %d, %r, ... (%% is a literal percent sign).

@@ -27,6 +27,7 @@ from rest_framework.test import APIClient
 
 from ops import l10n
 from ops.l10n_fields import LocalNumbersForm
+from ops.language_list import non_latin_codes, translated_codes
 from scoring import services
 from scoring.games.rook import contract_text
 from scoring.messages import SUIT_NAMES, error_message, suit_words, warning_message
@@ -41,9 +42,9 @@ from tonkrules.rook import CONTRACTS
 from tonkrules.sheet import score_sheet
 from tournaments.errors import TournamentConflict
 
-LANGUAGES = ("bn", "ta", "fil", "as")
+LANGUAGES = translated_codes()
 #: The languages whose own script is not Latin: a Latin word in their sentence is English left.
-OTHER_SCRIPTS = ("bn", "ta", "as")
+OTHER_SCRIPTS = non_latin_codes()
 #: The values a sentence shows as they are, by parameter: names, cards, JSON keys, what was
 #: typed, and the format's code-like values (a hand's ``end``, a choice's ``allowed`` codes).
 AS_THEY_ARE = (

@@ -6,10 +6,13 @@ import io
 import json
 from typing import Any
 
+import jsonschema
 import pytest
 import yaml
 from django.core.management import call_command
 from rest_framework.test import APIClient
+
+from scoring import games
 
 
 def test_schema_validates_and_lists_the_endpoints() -> None:
@@ -90,6 +93,14 @@ def test_the_games_list_is_documented_as_the_paginator_pages_it() -> None:
     assert paged["properties"]["results"]["items"]["$ref"].endswith("/GameSummaryOut")
 
 
+def shapes(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The object shapes a schema allows: itself, or each of its ``anyOf``/``oneOf``."""
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            return [shape for member in schema[key] for shape in shapes(member)]
+    return [schema]
+
+
 def test_inputs_the_server_refuses_are_forbidden_by_the_schema() -> None:
     components = schema_json()["components"]["schemas"]
     for strict in (
@@ -101,12 +112,63 @@ def test_inputs_the_server_refuses_are_forbidden_by_the_schema() -> None:
         "DisputeIn",
         "ResolutionIn",
         "RestoreIn",
+        "Hand",
+        "ScoreSheet",
     ):
-        assert components[strict]["additionalProperties"] is False, strict
+        for shape in shapes(components[strict]):
+            assert shape["additionalProperties"] is False, strict
     hand = components["Correction"]["properties"]["hand"]
-    assert hand["type"] == "object"
-    assert not hand.get("nullable")
-    assert components["GameStart"]["properties"]["game"]["$ref"].endswith("/GameEnum")
+    assert "#/components/schemas/Hand" in json.dumps(hand)
+    hand_shapes = shapes(components["Hand"])
+    assert hand_shapes and all(h["type"] == "object" and not h.get("nullable") for h in hand_shapes)
+    # One shape per registered game: the game's name is its own.
+    assert sorted(s["properties"]["game"]["enum"][0] for s in shapes(components["GameStart"])) == (
+        sorted(games.names())
+    )
+
+
+def test_a_hand_of_each_game_is_one_of_its_games_shapes() -> None:
+    """Each game's example hands fit the schema's ``Hand`` and only their own game's shape."""
+    components = schema_json()["components"]["schemas"]
+    titled = {s["title"]: s for s in components["Hand"]["anyOf"]}
+    hands = {
+        "Tonk hand": {"dealer": "Ben", "end": "knock", "by": "Ana", "held": {"Ana": "AS 2D"}},
+        "Toonerville Rook hand": {"round": 1, "dealer": "Ana", "out": None, "held": {"Ana": []}},
+        "Bluke hand": {"hand": 1, "dealer": "Ana", "trump": "none", "bids": {}, "tricks": {}},
+    }
+    for title, hand in hands.items():
+        fits = [
+            t
+            for t, shape in titled.items()
+            if any(
+                jsonschema.Draft7Validator(nullable_as_null(v)).is_valid(hand)
+                for v in shapes(shape)
+            )
+        ]
+        assert fits == [title]
+    # A Tonk knock without the player who knocked fits no shape.
+    knock = {"dealer": "Ben", "end": "knock", "held": {"Ana": "AS 2D"}}
+    assert not any(
+        jsonschema.Draft7Validator(nullable_as_null(v)).is_valid(knock)
+        for v in shapes(components["Hand"])
+    )
+
+
+def nullable_as_null(schema: Any) -> Any:
+    """An OpenAPI 3.0 schema as JSON Schema (``nullable`` as a ``null`` type)."""
+    if isinstance(schema, list):
+        return [nullable_as_null(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: nullable_as_null(v) for k, v in schema.items() if k != "nullable"}
+    if schema.get("nullable"):
+        out["type"] = [out["type"], "null"]
+        out["enum"] = (
+            [*out["enum"], None] if "enum" in out and None not in out["enum"] else (out.get("enum"))
+        )
+        if out["enum"] is None:
+            del out["enum"]
+    return out
 
 
 @pytest.mark.django_db

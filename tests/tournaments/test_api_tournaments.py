@@ -628,7 +628,8 @@ def test_refused_requests_answer_a_clear_error_and_change_nothing(
         {"player": scene.registration.player_id},
         format="json",
     )
-    assert (twice.status_code, twice.json()["error"]["code"]) == (400, "already_registered")
+    # The tournament's state refuses it (the player is registered): 409, as every state refusal.
+    assert (twice.status_code, twice.json()["conflict"]["code"]) == (409, "already_registered")
     stranger = MembershipFactory(role=Membership.Role.DIRECTOR).club.players.create(name="Zoe")
     other = director_api.post(
         f"/api/v1/tournaments/{scene.tournament.pk}/registrations/",

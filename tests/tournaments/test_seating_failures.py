@@ -176,14 +176,14 @@ def test_the_issue_s_impossible_seating_is_refused_at_the_regenerate_and_nothing
     with pytest.raises(TournamentError) as refused:
         services.round_regenerate(round=rnd)
 
-    assert (refused.value.code, refused.value.status) == ("too_few_players", 400)
+    assert (refused.value.code, refused.value.status) == ("too_few_players", 409)
     assert refused.value.message == FOUR_AT_FIVE
     assert snapshot(tournament) == before
     rnd.refresh_from_db()
     assert (rnd.state, rnd.tables.count()) == (Round.State.SEATED, 1)
 
 
-def test_the_impossible_regenerate_answers_400_with_the_error_object_in_the_api(
+def test_the_impossible_regenerate_answers_409_with_the_conflict_object_in_the_api(
     rook_of_five: Any,
     director_api: APIClient,
     django_capture_on_commit_callbacks: Capture,
@@ -200,9 +200,9 @@ def test_the_impossible_regenerate_answers_400_with_the_error_object_in_the_api(
     with django_capture_on_commit_callbacks(execute=True) as sent:
         response = director_api.post(round_api(tournament, 1, "regenerate"))
 
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert response.json() == {
-        "error": {
+        "conflict": {
             "code": "too_few_players",
             "message": "4 joueurs ne remplissent pas une table : la plus petite en compte 5",
         }
@@ -238,8 +238,8 @@ def test_asking_for_a_round_the_players_cannot_fill_is_refused_with_the_reason(
     # ... and asking for the round says why it cannot be seated.
     response = director_api.post(f"/api/v1/tournaments/{tournament.pk}/rounds/")
 
-    assert response.status_code == 400
-    assert response.json()["error"] == {"code": "too_few_players", "message": FOUR_AT_FIVE}
+    assert response.status_code == 409
+    assert response.json()["conflict"] == {"code": "too_few_players", "message": FOUR_AT_FIVE}
     assert not tournament.round_set.exists()
 
 
@@ -368,8 +368,8 @@ def test_a_seating_the_players_no_longer_fill_fails_with_its_reason_everywhere(
     # Retrying while the players still cannot fill a table: refused with the reason.
     before = snapshot(tournament)
     refused = director_api.post(f"/api/v1/tournaments/{tournament.pk}/rounds/")
-    assert refused.status_code == 400
-    assert refused.json()["error"]["code"] == "too_few_players"
+    assert refused.status_code == 409
+    assert refused.json()["conflict"]["code"] == "too_few_players"
     assert snapshot(tournament) == before
 
     # A late entry joins the failed round; Retry brings it back to planned, then seated.

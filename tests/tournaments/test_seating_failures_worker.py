@@ -51,8 +51,8 @@ def test_a_seating_failed_in_the_worker_is_seen_then_retried(
     assert failed["tables"] == []
 
     refused = director_api.post(rounds, HTTP_IDEMPOTENCY_KEY="retry-1")
-    assert refused.status_code == 400
-    assert refused.json()["error"]["code"] == "too_few_players"
+    assert refused.status_code == 409
+    assert refused.json()["conflict"]["code"] == "too_few_players"
     assert Round.objects.get(tournament=tournament).state == Round.State.FAILED
 
     (late,) = make_players(1)

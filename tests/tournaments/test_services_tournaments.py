@@ -283,7 +283,7 @@ def test_fewer_active_players_than_the_smallest_table_cannot_be_seated(
     with pytest.raises(TournamentError) as excinfo:
         services.round_seat(tournament=tournament)
     assert code_of(excinfo) == "too_few_players"
-    assert excinfo.value.status == 400
+    assert excinfo.value.status == 409  # the registrations refuse it: a state refusal
 
     # Three registered, one withdrawn: still two active.
     registrations += register(tournament, make_players(1))

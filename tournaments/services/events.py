@@ -1,5 +1,8 @@
 """Tournaments and their players: creating a tournament, registrations and withdrawals.
 
+It stays one module (about 500 lines): creating a tournament and changing its players read
+the same checks (who can be seated at the game's tables, what its game accepts).
+
 Every function is keyword-only; every write is one transaction. Names starting with ``_`` are
 shared within ``tournaments.services`` only."""
 
@@ -18,7 +21,7 @@ from tonkrules import RuleError, find_game
 from tonkrules.errors import PlayerError
 from tonkrules.names import clean_name, name_key
 from tournaments import languages, localtime, seating
-from tournaments.errors import TournamentError
+from tournaments.errors import TournamentConflict, TournamentError
 from tournaments.models import (
     TOURNAMENT_NAME_LENGTH,
     AuditEntry,
@@ -294,13 +297,13 @@ def _check_seatable(tournament: Tournament, players: int) -> None:
     up be seated).
 
     Raises:
-        TournamentError: ``too_few_players`` (its sentence the seating's: "4 players cannot
+        TournamentConflict: ``too_few_players`` (its sentence the seating's: "4 players cannot
             fill a table: the smallest table seats 5").
     """
     try:
         seating.check_seatable(players, tournament.sizes, tournament.prefer)
     except seating.SeatingError as exc:
-        raise TournamentError.because(exc.code, exc) from exc
+        raise TournamentConflict.because(exc.code, exc) from exc
 
 
 @transaction.atomic
@@ -326,8 +329,8 @@ def registration_add(
     confirms it (``confirm_elsewhere``) with a ``reason``, kept in the audit (``elsewhere``).
 
     Raises:
-        TournamentError: ``other_club``, ``already_registered``, ``finished`` (every round is
-            seated), ``bad_reason``, ``reason_needed``; TournamentConflict ``seated_elsewhere``.
+        TournamentError: ``other_club``, ``bad_reason``, ``reason_needed``. TournamentConflict:
+            ``already_registered``, ``finished`` (every round is seated), ``seated_elsewhere``.
     """
     if player.club_id != tournament.club_id:
         raise TournamentError(  # no name: other clubs' players are not to be discovered
@@ -336,14 +339,14 @@ def registration_add(
     _players_locked(tournament.pk)
     from_round = entry_round(tournament)
     if from_round > tournament.round_count:
-        raise TournamentError("finished")
+        raise TournamentConflict("finished")
     try:
         with transaction.atomic():
             registration = Registration.objects.create(
                 tournament=tournament, player=player, from_round=from_round
             )
     except IntegrityError:
-        raise TournamentError(
+        raise TournamentConflict(
             "already_registered", params={"name": player.name}, field="player"
         ) from None
     elsewhere = check_elsewhere(  # refused: the transaction undoes the registration
@@ -396,7 +399,7 @@ def registration_withdraw(
       refuses with the reason.
 
     Raises:
-        TournamentError: ``too_few_players`` (above), ``bad_reason``.
+        TournamentConflict: ``too_few_players`` (above). TournamentError: ``bad_reason``.
     """
     # The latest round and the tournament first, the registration after them: a seating under
     # way holds them while its seats (keys referring to the registration) wait at its commit
@@ -432,7 +435,7 @@ def _check_withdrawal(registration: Registration) -> None:
     :func:`registration_withdraw`).
 
     Raises:
-        TournamentError: ``too_few_players``.
+        TournamentConflict: ``too_few_players``.
     """
     tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
     last = _last_round(tournament)
@@ -451,7 +454,7 @@ def _check_withdrawal(registration: Registration) -> None:
     try:
         seating.check_seatable(len(active) - 1, tournament.sizes, tournament.prefer)
     except seating.SeatingError as exc:
-        raise TournamentError(
+        raise TournamentConflict(
             "too_few_players.withdraw",
             params={
                 "name": registration.player.name,

@@ -91,10 +91,10 @@ def round_seat(
     Raises:
         TournamentConflict: ``round_not_complete`` (round r is being played), ``all_seated``.
         TournamentConflict: ``idempotency_key_reused``: the key was used for another request.
-        TournamentConflict: ``seated_elsewhere`` (naming the other tournament and table).
-        TournamentError: ``too_few_players`` (fewer active players than the smallest table:
-            "4 players cannot fill a table: the smallest table seats 5"), ``bad_reason``,
-            ``reason_needed`` (confirmed without a reason).
+        TournamentConflict: ``seated_elsewhere`` (naming the other tournament and table),
+            ``too_few_players`` (fewer active players than the smallest table: "4 players
+            cannot fill a table: the smallest table seats 5").
+        TournamentError: ``bad_reason``, ``reason_needed`` (confirmed without a reason).
     """
     _players_locked(tournament.pk)  # the latest round, then the tournament: one order
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -393,9 +393,9 @@ def round_regenerate(
 
     Raises:
         TournamentConflict: ``results_exist``, ``complete``; ``substitutes_dropped`` (the
-            ``substitutes`` it would drop); ``seated_elsewhere``.
-        TournamentError: ``too_few_players`` ("4 players cannot fill a table: the smallest
-            table seats 5"), ``bad_reason``, ``reason_needed``.
+            ``substitutes`` it would drop); ``seated_elsewhere``; ``too_few_players`` ("4
+            players cannot fill a table: the smallest table seats 5").
+        TournamentError: ``bad_reason``, ``reason_needed``.
     """
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
     if rnd.state == Round.State.COMPLETE:

@@ -70,14 +70,15 @@ def substitute_set(
     (``elsewhere``).
 
     Raises:
-        TournamentError: ``not_seated`` (the player has no seat that round), ``already_seated``
-            (the substitute already sits in this round), ``registered`` (the substitute is a
-            registered player of the tournament); both by the name rule
+        TournamentError: ``bad_name`` (a name the name rule refuses,
+            ``tonkrules.names.clean_name``), ``bad_reason``, ``reason_needed`` (confirmed
+            without a reason).
+        TournamentConflict: ``not_seated`` (the player has no seat that round),
+            ``already_seated`` (the substitute already sits in this round), ``registered``
+            (the substitute is a registered player of the tournament); both by the name rule
             (``tonkrules.names.name_key``), the ``.alike`` variants naming both spellings;
-            ``bad_name`` (a name the name rule refuses, ``tonkrules.names.clean_name``),
-            ``bad_reason``, ``reason_needed`` (confirmed without a reason).
-        TournamentConflict: ``results_exist`` (the table has hands), ``complete``,
-            ``seated_elsewhere`` (naming the other tournament and table).
+            ``results_exist`` (the table has hands), ``complete``, ``seated_elsewhere``
+            (naming the other tournament and table).
     """
     rnd = (
         Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round.pk)
@@ -96,7 +97,7 @@ def substitute_set(
         .first()
     )
     if seat is None:
-        raise TournamentError(
+        raise TournamentConflict(
             "not_seated.player", params={"name": registration.player.name, "round": rnd.number}
         )
     refusal = substitute_refusal(rnd, name, names=names_in_round(rnd))
@@ -129,18 +130,18 @@ def substitute_set(
     return seat
 
 
-def substitute_refusal(rnd: Round, name: str, *, names: Iterable[str]) -> TournamentError | None:
+def substitute_refusal(rnd: Round, name: str, *, names: Iterable[str]) -> TournamentConflict | None:
     """Why ``name`` (cleaned) may not substitute in ``rnd`` where ``names`` sit (None: it
     may): someone of that name (by the name rule) already sits in the round, or is registered
     in the tournament."""
     key = name_key(name)
     taken = [n for n in names if name_key(n) == key]
     if taken and taken[0] == name:
-        return TournamentError(
+        return TournamentConflict(
             "already_seated", params={"name": name, "round": rnd.number}, field="substitute"
         )
     if taken:
-        return TournamentError(
+        return TournamentConflict(
             "already_seated.alike",
             params={"name": name, "other": taken[0], "round": rnd.number},
             field="substitute",
@@ -151,9 +152,9 @@ def substitute_refusal(rnd: Round, name: str, *, names: Iterable[str]) -> Tourna
         .first()
     )
     if registered == name:
-        return TournamentError("registered", params={"name": name}, field="substitute")
+        return TournamentConflict("registered", params={"name": name}, field="substitute")
     if registered is not None:
-        return TournamentError(
+        return TournamentConflict(
             "registered.alike", params={"name": name, "other": registered}, field="substitute"
         )
     return None

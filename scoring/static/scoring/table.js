@@ -24,7 +24,7 @@
 
   // Counts people read (cards, groups, tricks, copies taken) in the page language's digits,
   // as the server writes them (ops.l10n): <html data-numbering> names the language's CLDR
-  // numbering system ("beng": ০–৯ for "bn" and "as"; "latn" for "en", "ta", "fil"), asked of
+  // numbering system ("beng": ০–৯ for Bengali and Assamese; "latn" for the others), asked of
   // Intl explicitly because Chromium's ICU lacks "as". Never card notation.
   var NUMBER = (function () {
     var html = document.documentElement;
