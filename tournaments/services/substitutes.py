@@ -263,7 +263,7 @@ def substitutes_carried(rnd: Round) -> None:
     players = dict(Registration.objects.filter(pk__in=carried).values_list("pk", "player__name"))
     for registration_id, name in sorted(carried.items()):
         seat = seats.get(registration_id)
-        refusal = (
+        refusal: TournamentError | None = (
             substitute_refusal(rnd, name, names=names_in_round(rnd)) if seat is not None else None
         )
         if seat is not None and refusal is None:
