@@ -50,25 +50,9 @@ HAND_OBJECT = {"$ref": "#/components/schemas/Hand"}
 #: The key of a new hand's body that says which hand it is (kept beside the hand, not in it).
 NUMBER_KEY = "number"
 
-# A new hand: the hand object with the number the sender believes it is entering.
-NEW_HAND_OBJECT = {
-    "type": "object",
-    "additionalProperties": True,
-    "required": [NUMBER_KEY],
-    "properties": {
-        NUMBER_KEY: {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Which hand this is: the game's last hand number as the sender "
-            "saw it, plus one (1 for the first; a voided number stays used). Under the "
-            "game's lock a hand that is no longer next is refused (409 `hand_not_next`, the "
-            "current hands in `hands`, nothing saved): two phones sending the same hand "
-            "record it once. Without it: 428 `hand_number_required`.",
-        }
-    },
-    "description": "One hand object of the score-sheet format (its keys depend on the game) "
-    "with its `number`.",
-}
+# A new hand: the hand object of the game's shape with the number the sender believes it is
+# entering (scoring.schema.BODIES["HandWrite"]).
+NEW_HAND_OBJECT = {"$ref": "#/components/schemas/HandWrite"}
 
 HAND_NUMBER_ERRORS = {
     409: OpenApiResponse(

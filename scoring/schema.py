@@ -382,12 +382,24 @@ class NameFieldSchema(OpenApiSerializerFieldExtension):
         return name_schema(int(self.target.name_max_length))
 
 
+#: A new hand's ``number`` (``POST /api/v1/games/{id}/hands/``, ``scoring.api_hands``): which
+#: hand it says it is (issue 24: one hand, once).
+HAND_NUMBER: dict[str, Any] = {
+    "type": "integer",
+    "minimum": 1,
+    "description": "Which hand this is: the game's last hand number as the sender saw it, plus "
+    "one (1 for the first; a voided number stays used). Under the game's lock a hand that is no "
+    "longer next is refused (409 `hand_not_next`, the current hands in `hands`, nothing saved): "
+    "two phones sending the same hand record it once. Without it: 428 `hand_number_required`.",
+}
+
 #: Request bodies made from the registered games when the schema is made (not when a module
 #: is imported), by component name; an operation refers to one as
 #: ``{"$ref": "#/components/schemas/<name>"}``. ``GameStart`` replaces the serializer's own.
 BODIES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "ResolutionIn": lambda schemas: resolution_body(schemas["ResolutionIn"], schemas),
     "Hand": lambda schemas: hand_body(),
+    "HandWrite": lambda schemas: hand_body(extra={"number": HAND_NUMBER}, required=("number",)),
     "ScoreSheet": lambda schemas: score_sheet_body(),
     "GameStart": lambda schemas: game_start_body(
         seat={"$ref": "#/components/schemas/SeatInput"},
