@@ -35,7 +35,7 @@ from tests.factories import MembershipFactory, PlayerFactory
 from tests.hands import next_number, numbered
 from tournaments import services as tournaments
 from tournaments.models import Membership, Round
-from tournaments.services.rounds import _complete
+from tournaments.services.rounds import round_complete_locked
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +91,7 @@ def tournament_world(*, complete: bool) -> World:
         # Hand 1 stays provisional, as in a round closed before a close waited for its
         # confirmations (``round_close`` now refuses it): complete the round as that close did.
         with transaction.atomic():
-            _complete(Round.objects.select_for_update().get(pk=rnd.pk))
+            round_complete_locked(Round.objects.select_for_update().get(pk=rnd.pk))
     game.refresh_from_db()
     assert game.directed and game.state == (Game.State.FINISHED if complete else "in_play")
     return World(

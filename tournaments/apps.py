@@ -22,19 +22,19 @@ class TournamentsConfig(AppConfig):
         from tournaments.selectors import live_sources
         from tournaments.services import ORIGIN, game_changed
         from tournaments.services.clock import call_time
-        from tournaments.services.keys import _seat_holds_key, _tournament_holds_key
-        from tournaments.services.results import _standings_oldest, _standings_resend
-        from tournaments.services.seatings import _seating_oldest, _seating_resend
+        from tournaments.services.keys import seat_holds_key, tournament_holds_key
+        from tournaments.services.results import standings_oldest, standings_resend
+        from tournaments.services.seatings import seating_oldest, seating_resend
 
         game_changed_register(game_changed, name=ORIGIN)
         # Background work (ops.background): the tick calls time on rounds past their deadline
         # and sends again the seatings and standings refreshes that waited too long.
         tick_register("call_time", call_time)
-        tick_register("seating", _seating_resend)
-        tick_register("standings", _standings_resend)
-        waiting_register("seating", _seating_oldest)
-        waiting_register("standings", _standings_oldest)
+        tick_register("seating", seating_resend)
+        tick_register("standings", standings_resend)
+        waiting_register("seating", seating_oldest)
+        waiting_register("standings", standings_oldest)
         live_sources_register(live_sources)
         # A user's create keys are one space (ops.idempotency.refuse_if_held_elsewhere).
-        holder_register("tournaments", _tournament_holds_key)
-        holder_register("rounds", _seat_holds_key)
+        holder_register("tournaments", tournament_holds_key)
+        holder_register("rounds", seat_holds_key)

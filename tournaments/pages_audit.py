@@ -21,7 +21,7 @@ from scoring.htmx import HtmxHttpRequest
 from scoring.models import HandEvent
 from tournaments import selectors
 from tournaments.models import AuditEntry, Table, Tournament
-from tournaments.pages_director import _local, director_required
+from tournaments.pages_director import director_required, local_time_text
 
 
 def _hand_actions() -> dict[str, str]:
@@ -147,7 +147,7 @@ def audit(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     actions = _hand_actions()
     rows = [
         AuditRow(
-            at=_local(line.at, tournament),
+            at=local_time_text(line.at, tournament),
             at_iso=line.at.isoformat(),
             what=_what(line, actions),
             where=_where(line),

@@ -256,7 +256,9 @@ def _clock(rnd: Round, tournament: Tournament, now: datetime | None = None) -> d
     }
 
 
-def _local(value: datetime | None, tournament: Tournament) -> str:
+def local_time_text(value: datetime | None, tournament: Tournament) -> str:
+    """``value`` as the tournament's wall-clock date and time, in the active language's
+    digits (``ops.l10n.date_time``); "" for None."""
     if value is None:
         return ""
     return l10n.date_time(value, tournament.time_zone)
@@ -325,7 +327,7 @@ def _seating_context(rnd: Round, tournament: Tournament, *, latest: bool) -> dic
         > settings.BACKGROUND_RESEND_SECONDS
     )
     return {
-        "waiting_since": _local(rnd.seat_asked_at, tournament) if waiting else "",
+        "waiting_since": local_time_text(rnd.seat_asked_at, tournament) if waiting else "",
         "waiting_since_iso": rnd.seat_asked_at.isoformat() if waiting and rnd.seat_asked_at else "",
         "delayed": delayed,
         "failure": failure_message(rnd.failure) if failed and rnd.failure else "",
@@ -395,7 +397,7 @@ def manage(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
         if rnd is not None
         and rnd.state in (Round.State.SEATED, Round.State.PUBLISHED, Round.State.PLAYING)
         else None,
-        "starts_at": _local(tournament.starts_at, tournament),
+        "starts_at": local_time_text(tournament.starts_at, tournament),
         "next_entry": services.entry_round(tournament),
     }
     return render(request, "tournaments/manage.html", context)

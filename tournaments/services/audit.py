@@ -27,12 +27,12 @@ def _reason(reason: object) -> str:
     return reason.strip()
 
 
-def _user_of(by: Any) -> Any:
+def audit_user_of(by: Any) -> Any:
     """The user to record: a signed-in user, else None (the system)."""
     return by if by is not None and getattr(by, "is_authenticated", False) else None
 
 
-def _audit(
+def audit_record(
     tournament_id: int,
     action: str,
     *,
@@ -58,7 +58,7 @@ def _audit(
         action=action,
         round_number=round_number,
         table_number=table_number,
-        user=_user_of(by),
+        user=audit_user_of(by),
         reason=_reason(reason),
         details=details,
     )

@@ -13,7 +13,7 @@ from tournaments.models import (
     Round,
     Table,
 )
-from tournaments.services.audit import _audit
+from tournaments.services.audit import audit_record
 from tournaments.services.origin import ORIGIN
 
 
@@ -47,7 +47,7 @@ def tick(*, now: datetime | None = None) -> int:
                 continue
             rnd.time_called_at = now
             rnd.save(update_fields=("time_called_at",))
-            _audit(rnd.tournament_id, AuditEntry.Action.CALL_TIME, round_number=rnd.number)
+            audit_record(rnd.tournament_id, AuditEntry.Action.CALL_TIME, round_number=rnd.number)
             scoring_services.games_last_hand(
                 game_ids=rnd.tables.exclude(
                     state__in=(Table.State.REPORTED, Table.State.NOT_PLAYED)

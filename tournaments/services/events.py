@@ -32,17 +32,17 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.services.audit import _audit
-from tournaments.services.keys import _key_reused, _replay_or_refuse
+from tournaments.services.audit import audit_record
+from tournaments.services.keys import key_reused, tournament_replay_or_refuse
 from tournaments.services.order import (
-    _last_round,
-    _last_seated_number,
-    _players_changed,
-    _players_locked,
     entry_round,
+    last_round,
+    last_seated_number,
+    players_changed,
+    players_locked,
 )
 from tournaments.services.overlap import check_elsewhere
-from tournaments.services.results import _results_changed
+from tournaments.services.results import results_mark_changed
 
 
 def is_director(user: Any, club: Club) -> bool:
@@ -147,11 +147,11 @@ def tournament_create(
             created_by=created_by, idempotency_key=idempotency_key
         ).first()
         if existing is not None:
-            _replay_or_refuse(existing, fingerprint)
+            tournament_replay_or_refuse(existing, fingerprint)
             return existing, False
         user_id = getattr(created_by, "pk", None)
         idempotency.refuse_if_held_elsewhere(
-            user_id, idempotency_key, kind="tournaments", refusal=_key_reused
+            user_id, idempotency_key, kind="tournaments", refusal=key_reused
         )
     if not isinstance(name, str):
         raise TournamentError("bad_name", field="name")
@@ -259,9 +259,9 @@ def tournament_create(
             )
     except IntegrityError:  # the same idempotency key, created meanwhile by a concurrent request
         existing = Tournament.objects.get(created_by=created_by, idempotency_key=idempotency_key)
-        _replay_or_refuse(existing, fingerprint)
+        tournament_replay_or_refuse(existing, fingerprint)
         return existing, False
-    _audit(tournament.pk, AuditEntry.Action.CREATE, by=created_by, name=tournament.name)
+    audit_record(tournament.pk, AuditEntry.Action.CREATE, by=created_by, name=tournament.name)
     return tournament, True
 
 
@@ -290,7 +290,7 @@ def club_player_for_name(*, club: Club, name: str) -> Player:
         return Player.objects.get(club=club, name_key=key)
 
 
-def _check_seatable(tournament: Tournament, players: int) -> None:
+def seatable_verify(tournament: Tournament, players: int) -> None:
     """Refuse, before anything is saved, a request that would seat ``players`` players at the
     tournament's tables when they cannot fill one (the seating's own rule,
     ``tournaments.seating.check_seatable``: sit-outs let any number from the smallest table
@@ -336,7 +336,7 @@ def registration_add(
         raise TournamentError(  # no name: other clubs' players are not to be discovered
             "other_club", field="player"
         )
-    _players_locked(tournament.pk)
+    players_locked(tournament.pk)
     from_round = entry_round(tournament)
     if from_round > tournament.round_count:
         raise TournamentConflict("finished")
@@ -358,7 +358,7 @@ def registration_add(
         reason=reason,
     )
     extra: dict[str, Any] = {"elsewhere": [e.as_json() for e in elsewhere]} if elsewhere else {}
-    _audit(
+    audit_record(
         tournament.pk,
         AuditEntry.Action.REGISTER,
         by=by,
@@ -366,11 +366,11 @@ def registration_add(
         round_number=from_round,
         player=player.name,
         registration=registration.pk,
-        late=_last_round(tournament) is not None,
+        late=last_round(tournament) is not None,
         **extra,
     )
-    _players_changed(tournament)
-    _results_changed(tournament.pk)  # a new line in the standings
+    players_changed(tournament)
+    results_mark_changed(tournament.pk)  # a new line in the standings
     return registration
 
 
@@ -404,7 +404,7 @@ def registration_withdraw(
     # The latest round and the tournament first, the registration after them: a seating under
     # way holds them while its seats (keys referring to the registration) wait at its commit
     # for a registration locked here.
-    _players_locked(registration.tournament_id)
+    players_locked(registration.tournament_id)
     registration = (
         Registration.objects.select_for_update(of=("self",))
         .select_related("player")
@@ -412,10 +412,10 @@ def registration_withdraw(
     )
     if registration.withdrawn_after is None:
         _check_withdrawal(registration)
-        last = _last_round(registration.tournament)
-        registration.withdrawn_after = _last_seated_number(last)
+        last = last_round(registration.tournament)
+        registration.withdrawn_after = last_seated_number(last)
         registration.save(update_fields=("withdrawn_after",))
-        _audit(
+        audit_record(
             registration.tournament_id,
             AuditEntry.Action.WITHDRAW,
             by=by,
@@ -424,8 +424,8 @@ def registration_withdraw(
             player=registration.player.name,
             registration=registration.pk,
         )
-        _players_changed(registration.tournament)
-        _results_changed(registration.tournament_id)
+        players_changed(registration.tournament)
+        results_mark_changed(registration.tournament_id)
     return registration
 
 
@@ -438,13 +438,13 @@ def _check_withdrawal(registration: Registration) -> None:
         TournamentConflict: ``too_few_players``.
     """
     tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
-    last = _last_round(tournament)
+    last = last_round(tournament)
     if last is None or last.state in (Round.State.SEATED, Round.State.FAILED):
         return
     number = entry_round(tournament)
     if number > tournament.round_count:
         return
-    active = [r.pk for r in _active(tournament, number)]
+    active = [r.pk for r in players_to_seat(tournament, number)]
     if registration.pk not in active:
         return
     try:
@@ -465,7 +465,7 @@ def _check_withdrawal(registration: Registration) -> None:
         ) from exc
 
 
-def _active(tournament: Tournament, number: int) -> list[Registration]:
+def players_to_seat(tournament: Tournament, number: int) -> list[Registration]:
     """The players to seat in round ``number``: registered by then, not withdrawn."""
     return list(
         tournament.registrations.filter(from_round__lte=number, withdrawn_after__isnull=True)

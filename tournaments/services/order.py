@@ -7,11 +7,13 @@ from __future__ import annotations
 from tournaments.models import Round, Tournament
 
 
-def _last_round(tournament: Tournament) -> Round | None:
+def last_round(tournament: Tournament) -> Round | None:
+    """The tournament's round of the highest number, whatever its state; None before the
+    first is seated."""
     return tournament.round_set.order_by("-number").first()
 
 
-def _last_seated_number(last: Round | None) -> int:
+def last_seated_number(last: Round | None) -> int:
     """The number of the last round a player withdrawing now was seated in (0: none): the
     latest round, unless its seating is still to come (planned, or failed: it will be seated
     without them)."""
@@ -22,7 +24,7 @@ def _last_seated_number(last: Round | None) -> int:
     return last.number
 
 
-def _players_locked(tournament_id: int) -> None:
+def players_locked(tournament_id: int) -> None:
     """Lock the tournament's latest round, if any, then the tournament: what every change to
     its players or to which round comes next locks first, in that order (the seating task,
     publishing and regenerating lock a round with its tournament; the scoring seam a round,
@@ -41,7 +43,7 @@ def _players_locked(tournament_id: int) -> None:
     list(Tournament.objects.select_for_update().filter(pk=tournament_id).values_list("pk"))
 
 
-def _players_changed(tournament: Tournament) -> None:
+def players_changed(tournament: Tournament) -> None:
     """The players changed while the latest round is seated but not published: its seating no
     longer fits them, so it is flagged to be seated again (while it has no results)."""
     Round.objects.filter(
@@ -53,7 +55,7 @@ def entry_round(tournament: Tournament) -> int:
     """The first round a player registered now can play: the latest round while it is not
     yet published (its seating may be done again to take them: :func:`round_regenerate`; a
     failed seating's retry seats them), else the next one."""
-    last = _last_round(tournament)
+    last = last_round(tournament)
     if last is None:
         return 1
     if last.state in (Round.State.PLANNED, Round.State.SEATED, Round.State.FAILED):

@@ -24,7 +24,7 @@ from tournaments.models import (
 )
 
 
-def _results_changed(tournament_id: int) -> None:
+def results_mark_changed(tournament_id: int) -> None:
     """A result changed: bump the results version (the standings now wait for a refresh,
     since the first change after the last one: ``standings_waiting_since``) and refresh the
     standings after commit (coalesced: the task does nothing when the standings are already
@@ -38,7 +38,7 @@ def _results_changed(tournament_id: int) -> None:
     enqueue(tasks.standings_refresh, tournament_id)
 
 
-def _standings_resend(*, now: datetime, resend_before: datetime) -> int:
+def standings_resend(*, now: datetime, resend_before: datetime) -> int:
     """The tick's job: send again the refresh of every tournament whose standings wait and
     whose refresh was last sent before ``resend_before``. Returns how many."""
     return resend_waiting(
@@ -50,7 +50,7 @@ def _standings_resend(*, now: datetime, resend_before: datetime) -> int:
     )
 
 
-def _standings_oldest() -> datetime | None:
+def standings_oldest() -> datetime | None:
     """Since when the standings that waited longest wait for their refresh (None: none)."""
     return (
         Tournament.objects.filter(standings_waiting_since__isnull=False)

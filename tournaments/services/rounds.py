@@ -31,13 +31,13 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.services.audit import _audit
-from tournaments.services.events import _active, _check_seatable
-from tournaments.services.keys import _seat_replayed
-from tournaments.services.order import _last_round, _players_locked
+from tournaments.services.audit import audit_record
+from tournaments.services.events import players_to_seat, seatable_verify
+from tournaments.services.keys import seat_replayed
+from tournaments.services.order import last_round, players_locked
 from tournaments.services.origin import ORIGIN
 from tournaments.services.overlap import check_elsewhere
-from tournaments.services.results import _results_changed
+from tournaments.services.results import results_mark_changed
 from tournaments.services.seatings import seating_chosen
 from tournaments.services.substitutes import (
     Substitution,
@@ -96,7 +96,7 @@ def round_seat(
             cannot fill a table: the smallest table seats 5").
         TournamentError: ``bad_reason``, ``reason_needed`` (confirmed without a reason).
     """
-    _players_locked(tournament.pk)  # the latest round, then the tournament: one order
+    players_locked(tournament.pk)  # the latest round, then the tournament: one order
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     key = idempotency_key or ""
     body: dict[str, Any] = {"reason": str(reason or "")}
@@ -104,18 +104,18 @@ def round_seat(
         body["confirm_elsewhere"] = True
     fingerprint = idempotency.fingerprint("POST", f"tournaments/{tournament.pk}/rounds", body)
     if key:
-        replayed = _seat_replayed(by, key, fingerprint)
+        replayed = seat_replayed(by, key, fingerprint)
         if replayed is not None:
             return replayed, False
     keyed: dict[str, Any] = (
         {"idempotency_key": key, "request_fingerprint": fingerprint} if key else {}
     )
-    last = _last_round(tournament)
+    last = last_round(tournament)
     if last is not None and last.state in (Round.State.PLANNED, Round.State.SEATED):
         if last.state == Round.State.PLANNED:  # its task may have been lost: ask again (idempotent)
             _seating_send(last)
         if keyed:  # the key answers with this round from now on
-            _audit(
+            audit_record(
                 tournament.pk,
                 AuditEntry.Action.SEAT,
                 by=by,
@@ -138,8 +138,8 @@ def round_seat(
     number = last.number + 1 if last is not None else 1
     if number > tournament.round_count:
         raise TournamentConflict("all_seated", params={"rounds": tournament.round_count})
-    active = _active(tournament, number)
-    _check_seatable(tournament, len(active))
+    active = players_to_seat(tournament, number)
+    seatable_verify(tournament, len(active))
     elsewhere = check_elsewhere(
         tournament=tournament,
         number=number,
@@ -162,7 +162,7 @@ def round_seat(
             )
     except IntegrityError:  # a concurrent request created it first
         return Round.objects.get(tournament=tournament, number=number), False
-    _audit(
+    audit_record(
         tournament.pk,
         AuditEntry.Action.SEAT,
         by=by,
@@ -184,8 +184,8 @@ def _seating_retry(
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
     if rnd.state != Round.State.FAILED:
         return rnd
-    active = _active(rnd.tournament, rnd.number)
-    _check_seatable(rnd.tournament, len(active))
+    active = players_to_seat(rnd.tournament, rnd.number)
+    seatable_verify(rnd.tournament, len(active))
     elsewhere = check_elsewhere(
         tournament=rnd.tournament,
         number=rnd.number,
@@ -209,7 +209,7 @@ def _seating_retry(
     details: dict[str, Any] = {"retry": True, **keyed}
     if elsewhere:
         details["elsewhere"] = [e.as_json() for e in elsewhere]
-    _audit(
+    audit_record(
         rnd.tournament_id,
         AuditEntry.Action.SEAT,
         by=by,
@@ -268,14 +268,14 @@ def round_publish(*, round: Round, by: Any = None, reason: object = "") -> Round
     minutes = rnd.tournament.minutes_per_round
     rnd.deadline = now + timedelta(minutes=minutes) if minutes else None
     rnd.save(update_fields=("state", "published_at", "deadline"))
-    _audit(
+    audit_record(
         rnd.tournament_id, AuditEntry.Action.PUBLISH, by=by, reason=reason, round_number=rnd.number
     )
-    _results_changed(rnd.tournament_id)
+    results_mark_changed(rnd.tournament_id)
     return rnd
 
 
-def _complete(rnd: Round, by: Any = None) -> None:
+def round_complete_locked(rnd: Round, by: Any = None) -> None:
     """Close a round (its row locked): every game is finished (corrections stay possible: a
     director's, with a reason), then tables with no hands are not played and the others
     reported, and the standings count the round. Kept in the audit (``complete``; ``by``
@@ -295,8 +295,8 @@ def _complete(rnd: Round, by: Any = None) -> None:
     Tournament.objects.filter(pk=rnd.tournament_id, rounds_complete__lt=rnd.number).update(
         rounds_complete=rnd.number
     )
-    _audit(rnd.tournament_id, AuditEntry.Action.COMPLETE, by=by, round_number=rnd.number)
-    _results_changed(rnd.tournament_id)
+    audit_record(rnd.tournament_id, AuditEntry.Action.COMPLETE, by=by, round_number=rnd.number)
+    results_mark_changed(rnd.tournament_id)
 
 
 def _unconfirmed_tables(rnd: Round) -> list[int]:
@@ -341,10 +341,10 @@ def round_close(*, round: Round, by: Any = None, reason: object = "") -> Round:
             round=rnd.number,
             tables=waiting,
         )
-    _audit(
+    audit_record(
         rnd.tournament_id, AuditEntry.Action.CLOSE, by=by, reason=reason, round_number=rnd.number
     )
-    _complete(rnd, by)
+    round_complete_locked(rnd, by)
     return rnd
 
 
@@ -408,8 +408,8 @@ def round_regenerate(
             "results_exist",
             round=rnd.number,
         )
-    active = _active(rnd.tournament, rnd.number)
-    _check_seatable(rnd.tournament, len(active))
+    active = players_to_seat(rnd.tournament, rnd.number)
+    seatable_verify(rnd.tournament, len(active))
     found = substitutions(rnd)
     kept: list[Substitution] = []
     dropped: list[Substitution] = []
@@ -447,7 +447,7 @@ def round_regenerate(
     _seating_asked_again(rnd)
     rnd.save()
     extra: dict[str, Any] = {"elsewhere": [e.as_json() for e in elsewhere]} if elsewhere else {}
-    _audit(
+    audit_record(
         rnd.tournament_id,
         AuditEntry.Action.REGENERATE,
         by=by,
@@ -474,7 +474,7 @@ def table_links_rotate(*, table: Table, by: Any, reason: object = "") -> Table:
     """
     table = Table.objects.select_related("game", "round").get(pk=table.pk)
     scoring_services.game_links_rotate(game=table.game, by=Actor(user=by))
-    _audit(
+    audit_record(
         table.round.tournament_id,
         AuditEntry.Action.ROTATE,
         by=by,

@@ -17,8 +17,8 @@ from tournaments.models import (
     Round,
     Table,
 )
-from tournaments.services.results import _results_changed, seat_results_write
-from tournaments.services.rounds import _complete
+from tournaments.services.results import results_mark_changed, seat_results_write
+from tournaments.services.rounds import round_complete_locked
 
 
 def game_changed(event: GameChanged) -> None:
@@ -70,14 +70,14 @@ def game_changed(event: GameChanged) -> None:
             if not rnd.tables.exclude(
                 state__in=(Table.State.REPORTED, Table.State.NOT_PLAYED)
             ).exists():
-                _complete(rnd)
+                round_complete_locked(rnd)
                 return
         Round.objects.filter(
             tournament_id=rnd.tournament_id,
             number__gt=rnd.number,
             state__in=(Round.State.SEATED, Round.State.PUBLISHED, Round.State.PLAYING),
         ).update(superseded=True)
-        _results_changed(rnd.tournament_id)
+        results_mark_changed(rnd.tournament_id)
 
 
 def table_state(game: Game, *, round_complete: bool) -> str:
@@ -87,7 +87,7 @@ def table_state(game: Game, *, round_complete: bool) -> str:
     In a round in play: *reported* once its hand limit is reached and every current hand
     counts (``scoring.selectors.counting_filter``: where the tournament requires
     confirmation, every current hand confirmed, issue 12), else *playing* while it has a
-    current hand, else *seated*. In a complete round (as ``rounds._complete`` left it):
+    current hand, else *seated*. In a complete round (as ``rounds.round_complete_locked`` left it):
     *reported* while a hand counts, *not played* once none does (a director voided its only
     hand; restored, it is reported again).
 

@@ -25,7 +25,7 @@ from tournaments.models import (
     TableSeat,
     Tournament,
 )
-from tournaments.services.events import _active
+from tournaments.services.events import players_to_seat
 from tournaments.services.origin import ORIGIN
 from tournaments.services.overlap import elsewhere_conflict, people_elsewhere
 from tournaments.services.substitutes import substitutes_carried
@@ -98,7 +98,7 @@ def _as_json(value: object) -> object:
     return str(value)
 
 
-def _seating_resend(*, now: Any, resend_before: Any) -> int:
+def seating_resend(*, now: Any, resend_before: Any) -> int:
     """The tick's job: send again the seating of every planned round whose task was sent
     before ``resend_before``. Returns how many."""
     return resend_waiting(
@@ -110,7 +110,7 @@ def _seating_resend(*, now: Any, resend_before: Any) -> int:
     )
 
 
-def _seating_oldest() -> Any:
+def seating_oldest() -> Any:
     """Since when the oldest planned round waits for its seating (None: none waits)."""
     return (
         Round.objects.filter(state=Round.State.PLANNED, seat_asked_at__isnull=False)
@@ -181,7 +181,7 @@ def seating_chosen(
     same seating): the active registrations by id (``seating.Player``: registration ids), and
     the seating. Computed, not saved (method ``plan``: the plan is saved when round 1 makes
     it)."""
-    active = _active(tournament, number)
+    active = players_to_seat(tournament, number)
     meetings, dealers, sit_outs = _history(tournament, number)
     ids = [r.pk for r in active]
     standing = _standing_order(tournament)

@@ -24,10 +24,10 @@ from tonkrules.names import clean_name, name_key
 from tonkrules.sheet import SheetError
 from tournaments.errors import TournamentConflict, TournamentError
 from tournaments.models import AuditEntry, Registration, Round, TableSeat
-from tournaments.services.audit import _audit
+from tournaments.services.audit import audit_record
 from tournaments.services.origin import ORIGIN
 from tournaments.services.overlap import check_elsewhere
-from tournaments.services.results import _results_changed
+from tournaments.services.results import results_mark_changed
 
 
 @dataclass(frozen=True)
@@ -114,9 +114,9 @@ def substitute_set(
     seat_substituted(seat, name)
     if rnd.state in (Round.State.PUBLISHED, Round.State.PLAYING):
         # the round in play: who plays the seat is what the standings show of its tables
-        _results_changed(rnd.tournament_id)
+        results_mark_changed(rnd.tournament_id)
     extra: dict[str, Any] = {"elsewhere": [e.as_json() for e in elsewhere]} if elsewhere else {}
-    _audit(
+    audit_record(
         rnd.tournament_id,
         AuditEntry.Action.SUBSTITUTE,
         by=by,
@@ -230,7 +230,7 @@ def audit_dropped(
 ) -> None:
     """Keep each substitution dropped from ``rnd`` in the audit (``drop_substitute``)."""
     for s in dropped:
-        _audit(
+        audit_record(
             rnd.tournament_id,
             AuditEntry.Action.DROP_SUBSTITUTE,
             by=by,
@@ -276,7 +276,7 @@ def substitutes_carried(rnd: Round) -> None:
             why = {"refused": refusal.code} if refusal is not None else {}
             audit_dropped(rnd, [gone], by=None, reason="", at_seating=True, **why)
             continue
-        _audit(
+        audit_record(
             rnd.tournament_id,
             AuditEntry.Action.SUBSTITUTE,
             round_number=rnd.number,
