@@ -1,12 +1,11 @@
-"""One ledger (issue 24): no module but ``scoring/ledger.py`` writes the game row's bookkeeping,
-and the scoring services share no private name across their modules. Both read the source
-(AST), so they hold for code no test runs."""
+"""One ledger (issue 24): no module but ``scoring/ledger.py`` writes the game row's bookkeeping.
+It reads the source (AST), so it holds for code no test runs. That no private name crosses a
+module, the ledger's included, is ``tests/test_boundaries.py``'s."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from pathlib import Path
 
 from config.settings import BASE_DIR
 from scoring.ledger import BOOKKEEPING_FIELDS
@@ -109,27 +108,3 @@ def test_no_module_but_the_ledger_writes_the_game_rows_books() -> None:
 def test_the_ledger_writes_every_field_of_the_books() -> None:
     tree = ast.parse((BASE_DIR / LEDGER).read_text("utf-8"))
     assert {field for _line, field in book_writes(tree)} == set(BOOKKEEPING_FIELDS)
-
-
-def private_imports(path: str, tree: ast.Module) -> list[str]:
-    """``from scoring.services… import _name`` (or ``from scoring.ledger``) in ``tree``, from
-    a module other than ``path`` itself."""
-    module = Path(path).with_suffix("").as_posix().replace("/", ".")
-    found = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.ImportFrom) or node.module is None:
-            continue
-        if not node.module.startswith(("scoring.services", "scoring.ledger")):
-            continue
-        if node.module == module:
-            continue
-        found += [f"{path}: {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
-    return found
-
-
-def test_the_scoring_services_share_no_private_name_across_modules() -> None:
-    assert private_imports("x.py", ast.parse("from scoring.services.common import _locked")) == [
-        "x.py: scoring.services.common._locked"
-    ]
-    offenders = [hit for path, tree in sources() for hit in private_imports(path, tree)]
-    assert offenders == []

@@ -31,7 +31,7 @@ not told of the change (no echo; see :mod:`scoring.events`).
 
 The public names are importable from this package, as callers use them
 (``services.hand_record``). What one module of this package uses from another is a public,
-documented name; no private name crosses a module (``tests/test_ledger_architecture.py``).
+documented name; no private name crosses a module (``tests/test_boundaries.py``).
 """
 
 from scoring.ledger import BOOKKEEPING_FIELDS as HAND_STATE_FIELDS
