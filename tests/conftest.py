@@ -7,6 +7,7 @@ import pytest
 from celery._state import _set_task_join_will_block
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
 from ops.background import _broker_down
@@ -44,6 +45,17 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         reason = services_unavailable_reason()
         if reason is not None:
             skip_or_fail(reason)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing() -> Iterator[None]:
+    """Hash passwords with a fast hasher in the tests (Django's advice for test suites): the
+    project's PBKDF2 takes about a second a password on a busy 2-core machine, and fixtures that
+    make a superuser or a director with a password would each pay it. No test is about the
+    hasher; the subprocesses a test starts (``make run``, the celery worker) keep the project's.
+    """
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)
