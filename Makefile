@@ -10,6 +10,9 @@ BOOT_PYTHON := $(shell command -v python3.11 2>/dev/null || command -v python3)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# Test processes for `make test` (pytest-xdist): one per CPU core; 0 runs every test in one
+# process. worksteal: an idle process takes tests queued for a busy one (durations vary 1000-fold).
+PYTEST_WORKERS ?= auto
 # Refuses to start a worker or beat with no broker configured (environment or .env).
 BROKER_CHECK = DJANGO_SETTINGS_MODULE=config.settings $(PY) -c "import sys, django; \
 	django.setup(); from django.conf import settings as s; \
@@ -50,8 +53,8 @@ run: demo ## embedded mode: SQLite, eager tasks, the round clock's tick; serves 
 	$(PY) manage.py tick --loop & trap 'kill $$! 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: catalogues ## run the whole test suite (extra pytest options: PYTEST_ARGS="-k healthz")
-	$(BIN)/pytest $(PYTEST_ARGS)
+test: catalogues ## run the whole test suite in parallel (PYTEST_ARGS="-k healthz", PYTEST_WORKERS=0)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: setup ## ruff check, ruff format --check, mypy (all apps; --strict tonkrules), import contracts
 	$(BIN)/ruff check .

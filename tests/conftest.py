@@ -1,21 +1,32 @@
 """Fixtures and hooks for the whole suite: the `services` gate and the real Celery worker."""
 
+import os
 from collections.abc import Iterator
 
 import pytest
 from celery._state import _set_task_join_will_block
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.test import override_settings
+from hypothesis import settings as hypothesis_settings
 
 from ops.background import _broker_down
 from tests.services import (
     WorkerProcess,
+    broker_key_prefix,
+    broker_keys_removed,
     celery_configured,
     celery_worker_running,
     services_redis_url,
     services_unavailable_reason,
     skip_or_fail,
 )
+
+# Hypothesis' default 200 ms deadline per example measures the machine, not the code: on a busy
+# 2-core machine running the suite in parallel a fast example can take longer. Every property
+# keeps its number of examples; none fails for time (HYPOTHESIS_PROFILE=default restores it).
+hypothesis_settings.register_profile("tabletally", deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "tabletally"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -34,6 +45,17 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         reason = services_unavailable_reason()
         if reason is not None:
             skip_or_fail(reason)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing() -> Iterator[None]:
+    """Hash passwords with a fast hasher in the tests (Django's advice for test suites): the
+    project's PBKDF2 takes about a second a password on a busy 2-core machine, and fixtures that
+    make a superuser or a director with a password would each pay it. No test is about the
+    hasher; the subprocesses a test starts (``make run``, the celery worker) keep the project's.
+    """
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -73,16 +95,24 @@ def celery_worker_subprocess(
 ) -> Iterator[WorkerProcess]:
     """A real ``celery worker`` for the session, on the test database and the test broker.
 
-    Stopped before pytest-django drops the test database, whatever happened.
+    One per pytest process: under pytest-xdist each worker process has its own, on its own
+    test database, its broker keys under a prefix of its own (``broker_key_prefix``). Stopped
+    before pytest-django drops the test database, whatever happened; its keys are removed.
     """
     from django.db import connection
 
-    with celery_worker_running(
-        database_settings=connection.settings_dict,
-        broker_url=services_redis_url(),
-        log_path=tmp_path_factory.mktemp("celery") / "worker.log",
-    ) as worker:
-        yield worker
+    broker_url = services_redis_url()
+    prefix = broker_key_prefix()
+    try:
+        with celery_worker_running(
+            database_settings=connection.settings_dict,
+            broker_url=broker_url,
+            log_path=tmp_path_factory.mktemp("celery") / "worker.log",
+            key_prefix=prefix,
+        ) as worker:
+            yield worker
+    finally:
+        broker_keys_removed(broker_url, prefix)
 
 
 @pytest.fixture
@@ -95,5 +125,9 @@ def celery_eager() -> Iterator[None]:
 @pytest.fixture
 def celery_with_worker(celery_worker_subprocess: WorkerProcess) -> Iterator[WorkerProcess]:
     """Send this process's Celery tasks to the real test worker, for one test."""
-    with celery_configured(task_always_eager=False, broker_url=celery_worker_subprocess.broker_url):
+    with celery_configured(
+        task_always_eager=False,
+        broker_url=celery_worker_subprocess.broker_url,
+        broker_transport_options=celery_worker_subprocess.transport_options(),
+    ):
         yield celery_worker_subprocess

@@ -3,6 +3,11 @@
 A test marked ``services`` needs PostgreSQL (``DATABASE_URL=postgres://...``), Redis
 (``TEST_REDIS_URL``, default ``redis://127.0.0.1:6379/15``) and a real ``celery worker``. It skips
 with the reason when one is missing, and fails with the same reason under ``REQUIRE_SERVICES=1``.
+
+Under pytest-xdist every worker process (``gw0``, ``gw1``, ...) is a session of its own: its own
+test database (pytest-django names it ``test_<name>_gw<n>``), its own celery worker whose broker
+keys carry a prefix of that process (:func:`broker_key_prefix`), and its own ports for the
+``redis-server`` a test starts (:func:`xdist_port`).
 """
 
 import os
@@ -35,6 +40,25 @@ WORKER_READY_SECONDS = 60
 def services_redis_url() -> str:
     """The Redis database that serves as the test worker's broker (its tasks purged first)."""
     return os.environ.get("TEST_REDIS_URL") or DEFAULT_TEST_REDIS_URL
+
+
+def xdist_worker_index() -> int:
+    """This pytest-xdist worker's number (``gw3`` is 3), or 0 in a run without workers."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return int(name[2:]) if name.startswith("gw") and name[2:].isdigit() else 0
+
+
+def xdist_port(base: int, *, per_worker: int) -> int:
+    """A port of this pytest-xdist worker's own: each worker has ``per_worker`` ports from
+    ``base + index * per_worker`` on, so that two workers never start servers on one port."""
+    return base + xdist_worker_index() * per_worker
+
+
+def broker_key_prefix() -> str:
+    """The prefix of every broker key (queues, unacknowledged messages, bindings) that this
+    pytest process and its celery worker use on the shared test Redis: two processes (xdist
+    workers, or two runs) on one Redis database never take each other's tasks."""
+    return f"tests-{os.getpid()}:"
 
 
 def skip_or_fail(reason: str) -> None:
@@ -81,6 +105,15 @@ class WorkerProcess:
     broker_url: str
     log_path: Path
     pid: int = 0
+    key_prefix: str = ""
+
+    def transport_options(self) -> dict[str, object]:
+        """The Celery ``broker_transport_options`` that reach this worker's queues: the
+        project's, with the worker's key prefix when it has one."""
+        options = dict(app.conf.broker_transport_options or {})
+        if self.key_prefix:
+            options["global_keyprefix"] = self.key_prefix
+        return options
 
     def log(self) -> str:
         """What the worker has logged so far."""
@@ -107,16 +140,31 @@ def celery_worker_running(
     log_path: Path,
     env: dict[str, str] | None = None,
     purge: bool = True,
+    key_prefix: str = "",
 ) -> Iterator[WorkerProcess]:
     """Run ``celery -A config worker`` on ``database_settings``' database and ``broker_url``,
     in its own process group, with ``env`` added to its environment.
+
+    With a ``key_prefix`` every broker key of the worker starts with it (the project's settings
+    with that prefix, ``tests.worker_settings``); send to it with
+    ``celery_configured(broker_transport_options=worker.transport_options())``.
 
     Purges the broker's queue first (unless ``purge`` is false: messages sent before the worker
     starts are then for it), waits until the worker logs that it is ready, and stops the worker
     on the way out, whatever happened.
     """
+    if key_prefix:
+        env = {
+            "DJANGO_SETTINGS_MODULE": "tests.worker_settings",
+            "TEST_BROKER_KEY_PREFIX": key_prefix,
+            **(env or {}),
+        }
+    options = WorkerProcess(broker_url, Path(), key_prefix=key_prefix).transport_options()
     if purge:
-        with app.connection_for_write(broker_url) as broker:
+        with (
+            celery_configured(broker_transport_options=options),
+            app.connection_for_write(broker_url) as broker,
+        ):
             app.control.purge(connection=broker)
     command = ["worker", "--pool=solo", "--concurrency=1", "-l", "info"]
     command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
@@ -129,7 +177,18 @@ def celery_worker_running(
         log_path=log_path,
         env=env,
     ) as process:
-        yield process
+        yield WorkerProcess(
+            broker_url=broker_url, log_path=log_path, pid=process.pid, key_prefix=key_prefix
+        )
+
+
+def broker_keys_removed(broker_url: str, key_prefix: str) -> None:
+    """Delete every key under ``key_prefix`` in the Redis database at ``broker_url`` (a test
+    worker's queues and bindings, once it is stopped)."""
+    client = redis.Redis.from_url(broker_url, socket_connect_timeout=2, socket_timeout=5)
+    keys = list(client.scan_iter(match=f"{key_prefix}*", count=500))
+    if keys:
+        client.delete(*keys)
 
 
 @contextmanager

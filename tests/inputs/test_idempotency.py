@@ -25,7 +25,7 @@ import copy
 import html
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,7 @@ from tests.hands import numbered
 from tests.inputs.conftest import nothing_stored
 from tests.scoring.sheets import TONK_KNOCK_HAND, TONK_KNOCK_SHEET
 from tests.scoring.test_pages_games import Page
+from tests.shared_data import kept_for_the_module, without_cookies
 from tournaments import services as tournament_services
 from tournaments.models import Membership, Round, Tournament
 
@@ -298,9 +299,17 @@ def test_every_operation_taking_the_key_is_covered_and_documents_the_one_rule() 
         assert header["description"].startswith(idempotency.DESCRIPTION)
 
 
+@pytest.fixture(scope="module")
+def shared_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    """One world for the module's tests (built once per test process): each test's changes are
+    rolled back after it (``tests.shared_data``)."""
+    with kept_for_the_module(django_db_blocker, World) as world:
+        yield world
+
+
 @pytest.fixture
-def world() -> World:
-    return World()
+def world(shared_world: World) -> World:
+    return without_cookies(shared_world)
 
 
 CASES = pytest.mark.parametrize(("case_id"), [f"{m} {p}" for m, p in API_CASES])
@@ -594,6 +603,9 @@ def test_the_fingerprint_is_the_method_the_resource_the_body_and_the_caller() ->
 
 
 def _all_forms() -> set[type[forms.BaseForm]]:
+    # Every module that defines a form, imported here: a test process may reach this test
+    # before any request has imported the URL conf's views (pytest-xdist, or this test alone).
+    import config.views  # noqa: F401
     import scoring.forms
     import scoring.pages_trust  # noqa: F401
     import tournaments.forms  # noqa: F401

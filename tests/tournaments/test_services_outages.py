@@ -37,15 +37,17 @@ from tests.services import (
     celery_configured,
     celery_worker_running,
     wait_until,
+    xdist_port,
 )
 from tournaments import services, tasks
 from tournaments.models import AuditEntry, Club, Round, Table, TableSeat, Tournament
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-#: This worktree's own Redis ports (6392-6395): one per test, so they never meet.
-OUTAGE_PORT = 6392
-KILL_PORT = 6393
+#: Redis ports of this test process's own (6392-6393, and two more for each further
+#: pytest-xdist worker): one per test, so they never meet.
+OUTAGE_PORT = xdist_port(6392, per_worker=2)
+KILL_PORT = OUTAGE_PORT + 1
 
 
 def tournament_of(club: Club, director: Any, kind: str, players: int, **options: Any) -> Tournament:
