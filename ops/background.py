@@ -76,6 +76,12 @@ _broker_down: dict[str, float] = {}
 _clock = time.monotonic
 
 
+def broker_backoff_forget() -> None:
+    """Forget every broker this process skips after a failed send (:func:`send`'s back-off):
+    the next send tries each broker again. For tests, which start each from a clean slate."""
+    _broker_down.clear()
+
+
 def send(task: Task[Any, Any], *args: object) -> bool:
     """Send ``task(*args)`` now. Returns whether the broker took it (a broker error is logged,
     not raised: see :func:`enqueue`; after one, this process skips that broker for

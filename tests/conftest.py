@@ -10,7 +10,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
-from ops.background import _broker_down
+from ops.background import broker_backoff_forget
 from tests.services import (
     WorkerProcess,
     broker_key_prefix,
@@ -74,7 +74,7 @@ def celery_join_allowed() -> None:
 def broker_not_skipped() -> None:
     """Start each test with no broker skipped after an earlier test's failed send
     (``ops.background.send``'s back-off is per process)."""
-    _broker_down.clear()
+    broker_backoff_forget()
 
 
 @pytest.fixture(autouse=True)
