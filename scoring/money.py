@@ -54,6 +54,12 @@ MONEY_MESSAGES: dict[str, Template] = {
 declare(MONEY_MESSAGES, into=RULE_MESSAGES)
 
 
+def currency_codes() -> frozenset[str]:
+    """Every currency code :func:`currency_verify` accepts, in capitals (CLDR's, through
+    Babel): for the API's schema."""
+    return frozenset(numbers.list_currencies())
+
+
 def currency_verify(value: object) -> str:
     """A currency code as stored: three letters in capitals, an ISO 4217 code CLDR knows.
 

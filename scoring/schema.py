@@ -15,7 +15,7 @@ from drf_spectacular.extensions import (
 from drf_spectacular.plumbing import build_basic_type
 from drf_spectacular.types import OpenApiTypes
 
-from scoring import games
+from scoring import games, money
 from tonkrules.names import MAX_NAME_LENGTH, is_name
 from tonkrules.sheet import FORMAT
 
@@ -195,10 +195,20 @@ STAKE = {
     "maxLength": 32,
     "description": 'The money value of one stake unit, a decimal string (`"0.25"`).',
 }
+
+
+def _any_case(code: str) -> str:
+    """A regular expression of ``code`` in any mix of capitals (``[Uu][Ss][Dd]``)."""
+    return "".join(f"[{c.upper()}{c.lower()}]" for c in code)
+
+
+#: An ISO 4217 currency code, in any case (the money rule, ``scoring.money.currency_verify``,
+#: takes exactly the codes CLDR knows, through Babel).
 CURRENCY = {
     "type": "string",
-    "pattern": "^[A-Za-z]{3}$",
-    "description": 'A three-letter currency code (`"USD"`).',
+    "pattern": "^(?:" + "|".join(_any_case(c) for c in sorted(money.currency_codes())) + ")$",
+    "description": 'An ISO 4217 currency code (`"USD"`, `"BDT"`, `"JPY"`), in any case; a '
+    "stake may not have more decimals than the currency's minor unit (400 otherwise).",
 }
 
 

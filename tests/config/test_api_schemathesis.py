@@ -74,8 +74,10 @@ RULE_CODES = frozenset(
 )
 #: ``bad_player`` details that are the shape's, not a rule's: the schema says them.
 SHAPE_DETAILS = frozenset({"player_count", "name_invisible", "blank_name", "name_too_long"})
-#: Details of ``bad_format`` that depend on the data: a wall time the zone skips or repeats.
-DATA_FORMAT_DETAILS = frozenset({"time_gap", "time_fold"})
+#: Details of ``bad_format`` that depend on the data: a wall time the zone skips or repeats; a
+#: stake finer than its currency's minor unit (the schema gives the stake's form and the
+#: currency's codes, not how the two go together: ``scoring.money.stake_verify``).
+DATA_FORMAT_DETAILS = frozenset({"time_gap", "time_fold", "stake"})
 
 
 #: Each game's kind by id, for the games of :func:`world`.

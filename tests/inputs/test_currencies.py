@@ -30,6 +30,7 @@ from scoring.money import currency_digits, stake_verify
 from scoring.scoresheet_cli import answer
 from tests.factories import ClubFactory, MembershipFactory
 from tests.hands import numbered
+from tests.schema_walk import body_properties
 from tests.scoring.test_pages_games import Page, start_form
 from tonkrules.errors import FormatError
 from tournaments.models import Membership, Tournament
@@ -399,12 +400,15 @@ API_MONEY_FIELDS = {
     ("post", "/api/v1/games/", "currency"),
     ("post", "/api/v1/tournaments/", "stake"),
     ("post", "/api/v1/tournaments/", "currency"),
+    # the score-sheet import's sheet (tried through the import above)
+    ("post", "/api/v1/scoresheets/", "stake"),
+    ("post", "/api/v1/scoresheets/", "currency"),
 }
 
 
 def test_every_api_field_of_a_stake_or_currency_is_tried() -> None:
-    """The score-sheet import's body is a free-form sheet (tried above); every other request
-    body that names a stake or a currency is one of :data:`API_MONEY_FIELDS`."""
+    """Every request body that names a stake or a currency (the score-sheet import's sheet too)
+    is one of :data:`API_MONEY_FIELDS`, each tried above."""
     schema = SchemaGenerator().get_schema(request=None, public=True)
     components = schema["components"]["schemas"]
     found = set()
@@ -413,8 +417,9 @@ def test_every_api_field_of_a_stake_or_currency_is_tried() -> None:
             body = operation.get("requestBody", {}).get("content", {}).get("application/json")
             if not body:
                 continue
-            schema_ = body["schema"]
-            if "$ref" in schema_:
-                schema_ = components[schema_["$ref"].rsplit("/", 1)[1]]
-            found |= {(method, path, p) for p in schema_.get("properties", {}) if p in MONEY_FIELDS}
+            found |= {
+                (method, path, p)
+                for p, _prop in body_properties(body["schema"], components)
+                if p in MONEY_FIELDS
+            }
     assert found == API_MONEY_FIELDS
