@@ -271,7 +271,7 @@ def test_a_seats_hand_is_provisional_with_who_entered_it_and_confirm_for_the_oth
     assert (hand.status, hand.entered_seat_id) == ("provisional", seat_of(table, "Ana").pk)
     own = parse(ana.get(url("table", table)))
     assert row_status(own, 1) == "Provisional"
-    assert own.find("tr", id="hand-1").find("span", class_="who").text() == "by Ana"
+    assert own.find("tr", id="hand-1").find("span", class_="who").text() == "entered by Ana"
     assert "Confirm hand 1" not in buttons(own)  # one's own hand: another seat confirms
     assert "Dispute hand 1" in buttons(own)
     other = parse(ben.get(url("table", table)))
