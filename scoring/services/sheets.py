@@ -115,7 +115,7 @@ def _numbered(sheet: object) -> object:
                 error = FormatError("value_type.whole", params={"key": NUMBER_KEY})
                 raise SheetError(error, place)
             if number != place:
-                raise HandNotNext(number=number, last_number=place - 1)
+                raise HandNotNext(number=number, last_number=place - 1, meanwhile=False)
             raw = {k: v for k, v in raw.items() if k != NUMBER_KEY}
         hands.append(raw)
     return {**sheet, "hands": hands}

@@ -219,6 +219,8 @@ def test_an_imported_hand_whose_number_is_not_its_place_is_409_and_nothing_is_st
     assert skipped.status_code == 409
     conflict = skipped.json()["conflict"]
     assert (conflict["code"], conflict["number"], conflict["next"]) == ("hand_not_next", 3, 2)
+    # A sheet's numbers are checked against their places: nothing was "entered meanwhile".
+    assert conflict["message"] == "hand 3 is not the next one: the next is hand 2"
     typed = api.post(
         "/api/v1/scoresheets/", {**sheet, "hands": [{**hands[0], "number": "1"}]}, format="json"
     )
