@@ -226,6 +226,11 @@ def test_an_imported_hand_whose_number_is_not_its_place_is_409_and_nothing_is_st
     )
     assert typed.status_code == 400
     assert (typed.json()["error"]["code"], typed.json()["error"]["hand"]) == ("bad_format", 1)
+    zero = api.post(
+        "/api/v1/scoresheets/", {**sheet, "hands": [{**hands[0], "number": 0}]}, format="json"
+    )
+    assert zero.status_code == 400
+    assert zero.json()["error"]["message"] == "'number' must be a whole number of at least 1"
     assert not Game.objects.filter(created_by=user).exists()
     kept = api.post(
         "/api/v1/scoresheets/",
