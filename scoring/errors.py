@@ -164,13 +164,15 @@ class StaleRevision(ScoringConflict):
 class HandNotNext(ScoringConflict):
     """A hand sent as hand ``number`` when the game's next hand is another (``next``): another
     phone entered one meanwhile (``last_number``), or the same hand is sent twice. Nothing is
-    saved; the sender shows the sheet as it stands and asks before sending again."""
+    saved; the sender shows the sheet as it stands and asks before sending again.
+    ``meanwhile=False`` (a score sheet's hand numbered out of its place: nothing was entered
+    meanwhile) words it without "entered meanwhile"."""
 
     code = "hand_not_next"
 
-    def __init__(self, *, number: int, last_number: int) -> None:
+    def __init__(self, *, number: int, last_number: int, meanwhile: bool = True) -> None:
         super().__init__(
-            "hand_not_next" if last_number else "hand_not_next.first",
+            "hand_not_next" if last_number and meanwhile else "hand_not_next.first",
             number=number,
             next=last_number + 1,
             last_number=last_number,

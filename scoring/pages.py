@@ -65,8 +65,15 @@ from scoring.htmx import HtmxHttpRequest
 from scoring.live import live_version
 from scoring.messages import error_message, warning_message
 from scoring.models import Game, Hand
+from scoring.permissions import Actor
 from scoring.table_trust import SEATS_SESSION_KEY as SEATS_SESSION_KEY
-from scoring.table_trust import actor_of, hand_page_trust, table_trust, who_entered
+from scoring.table_trust import (
+    actor_of,
+    annotate_hands,
+    hand_page_trust,
+    table_trust,
+    who_entered,
+)
 from tonkrules.sheet import SheetError
 
 ROBOTS = "noindex, nofollow"
@@ -577,10 +584,13 @@ def settle_up(request: HtmxHttpRequest, key: str) -> HttpResponse:
 
 @require_GET
 def print_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
-    """The score sheet laid out for paper."""
+    """The score sheet laid out for paper: each hand's status (provisional, confirmed,
+    disputed, with a dispute's reason) as the table page shows it, without its buttons."""
     game = game_of_table_key(key)
     adapter = adapter_for(game.kind)
     names = [name for name, _seat in game.seating]
+    hands = selectors.current_hands(game)
+    annotate_hands(request, game, hands, Actor())  # no one acts on paper
     context = {
         "game": game,
         "adapter": adapter,
@@ -588,7 +598,7 @@ def print_sheet(request: HtmxHttpRequest, key: str) -> HttpResponse:
         "unit": adapter.unit_label,
         "lower_wins": adapter.rules.lower_wins,
         "names": names,
-        "sheet": _sheet(game, selectors.current_hands(game), names),
+        "sheet": _sheet(game, hands, names),
         "robots": ROBOTS,
     }
     return render(request, "scoring/print.html", context)

@@ -133,6 +133,7 @@ RULE_MESSAGES: dict[str, Template] = {
     ),
     "value_type.string": _("%(key)r must be a string"),
     "value_type.whole": _("%(key)r must be a whole number"),
+    "value_type.whole_from": _("%(key)r must be a whole number of at least %(minimum)s"),
     "value_type.whole_of": _("%(key)r of %(player)s must be a whole number, not %(value)r"),
     "value_type.object": _("%(key)r must be an object"),
     "value_type.list": _("%(key)r must be a list"),

@@ -276,9 +276,10 @@ def _in_play() -> tuple[Case, Subquery]:
     complete; at most one at a time, else the latest), as ``tournaments.standings.IN_PLAY``
     words it: ``""`` (not seated in it, a substitute in their seat, or no round in play),
     ``not_reported`` (no
-    current hand), ``provisional`` (a current hand that does not count yet,
-    ``scoring.selectors.counting_filter``: provisional or disputed where confirmation is
-    required), ``reported``. Subqueries of the registrations' query: no query of its own."""
+    current hand), ``disputed`` (a current hand that does not count,
+    ``scoring.selectors.counting_filter``, because it is disputed), ``provisional`` (another
+    current hand that does not count yet: provisional where confirmation is required),
+    ``reported``. Subqueries of the registrations' query: no query of its own."""
     in_play_round = (
         Round.objects.filter(
             tournament_id=OuterRef(OuterRef("tournament_id")),
@@ -293,12 +294,11 @@ def _in_play() -> tuple[Case, Subquery]:
         ).values("table__game_id")[:1]
     )
     current = Hand.objects.filter(game_id=OuterRef("in_play_game"), state=Hand.State.CURRENT)
+    waiting = current.exclude(scoring_selectors.counting_filter())
     return Case(
         When(in_play_game__isnull=True, then=Value("")),
-        When(
-            Exists(current.exclude(scoring_selectors.counting_filter())),
-            then=Value("provisional"),
-        ),
+        When(Exists(waiting.filter(status=Hand.Status.DISPUTED)), then=Value("disputed")),
+        When(Exists(waiting), then=Value("provisional")),
         When(Exists(current), then=Value("reported")),
         default=Value("not_reported"),
         output_field=CharField(),

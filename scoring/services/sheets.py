@@ -112,10 +112,12 @@ def _numbered(sheet: object) -> object:
         if isinstance(raw, dict) and NUMBER_KEY in raw:
             number = raw[NUMBER_KEY]
             if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-                error = FormatError("value_type.whole", params={"key": NUMBER_KEY})
+                error = FormatError(
+                    "value_type.whole_from", params={"key": NUMBER_KEY, "minimum": 1}
+                )
                 raise SheetError(error, place)
             if number != place:
-                raise HandNotNext(number=number, last_number=place - 1)
+                raise HandNotNext(number=number, last_number=place - 1, meanwhile=False)
             raw = {k: v for k, v in raw.items() if k != NUMBER_KEY}
         hands.append(raw)
     return {**sheet, "hands": hands}

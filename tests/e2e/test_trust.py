@@ -86,7 +86,7 @@ def test_a_table_of_three_confirms_disputes_and_the_director_resolves(
     # sheet: each phone polls the table's live region).
     for phone in (b, c):
         expect(status_of(phone, 1)).to_have_text("Provisional", timeout=5_000)
-        expect(phone.locator("#hand-1 .who")).to_have_text(f"by {a_name}")
+        expect(phone.locator("#hand-1 .who")).to_have_text(f"entered by {a_name}")
 
     # The public standings (a fifth screen, nobody signed in) show the table's players as
     # provisional and the other table's as not reported, none of them ranked on 0.

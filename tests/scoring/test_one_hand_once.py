@@ -219,11 +219,18 @@ def test_an_imported_hand_whose_number_is_not_its_place_is_409_and_nothing_is_st
     assert skipped.status_code == 409
     conflict = skipped.json()["conflict"]
     assert (conflict["code"], conflict["number"], conflict["next"]) == ("hand_not_next", 3, 2)
+    # A sheet's numbers are checked against their places: nothing was "entered meanwhile".
+    assert conflict["message"] == "hand 3 is not the next one: the next is hand 2"
     typed = api.post(
         "/api/v1/scoresheets/", {**sheet, "hands": [{**hands[0], "number": "1"}]}, format="json"
     )
     assert typed.status_code == 400
     assert (typed.json()["error"]["code"], typed.json()["error"]["hand"]) == ("bad_format", 1)
+    zero = api.post(
+        "/api/v1/scoresheets/", {**sheet, "hands": [{**hands[0], "number": 0}]}, format="json"
+    )
+    assert zero.status_code == 400
+    assert zero.json()["error"]["message"] == "'number' must be a whole number of at least 1"
     assert not Game.objects.filter(created_by=user).exists()
     kept = api.post(
         "/api/v1/scoresheets/",

@@ -271,7 +271,7 @@ def test_a_seats_hand_is_provisional_with_who_entered_it_and_confirm_for_the_oth
     assert (hand.status, hand.entered_seat_id) == ("provisional", seat_of(table, "Ana").pk)
     own = parse(ana.get(url("table", table)))
     assert row_status(own, 1) == "Provisional"
-    assert own.find("tr", id="hand-1").find("span", class_="who").text() == "by Ana"
+    assert own.find("tr", id="hand-1").find("span", class_="who").text() == "entered by Ana"
     assert "Confirm hand 1" not in buttons(own)  # one's own hand: another seat confirms
     assert "Dispute hand 1" in buttons(own)
     other = parse(ben.get(url("table", table)))
@@ -459,6 +459,26 @@ def test_a_seat_cannot_resolve_and_nothing_changes(disputed: Game) -> None:
 
     assert (response.status_code, no_reason.status_code) == (403, 403)
     assert counts(disputed) == before
+
+
+def test_the_print_view_says_each_hands_status_and_a_disputes_reason_without_buttons(
+    disputed: Game, director: Any
+) -> None:
+    """Paper shows what the table page shows of a hand that does not count: disputed (and
+    why) or provisional, with who entered it; no Confirm, Dispute or Resolve on it, even
+    for a seat or a director who could act on the table page."""
+    enter(phone(disputed, "Ben"), disputed, {**CAUGHT_KNOCK, "after": "1"})  # provisional
+    for client in (phone(disputed, "Cy"), phone(disputed, user=director), Client()):
+        doc = parse(client.get(url("print", disputed)))
+        assert row_status(doc, 1) == "Disputed"
+        assert row_status(doc, 2) == "Provisional"
+        assert doc.find("tr", id="hand-1").find("span", class_="who").text() == "entered by Ana"
+        assert doc.find("tr", id="actions-1").text() == "Disputed: Cy held 8H only"
+        acts = [b for b in buttons(doc) if b.startswith(("Confirm", "Dispute", "Resolve"))]
+        assert acts == []
+        posts = [f.attrs["action"] for f in doc.find_all("form") if "/hands/" in f.attrs["action"]]
+        assert posts == []
+        assert "Resolve" not in doc.find("tr", id="actions-1").text()
 
 
 # --- voids and restores ---------------------------------------------------------------------------

@@ -220,10 +220,12 @@ def test_every_page_and_the_standings_api_count_the_same_hands(
     assert "1 hand waits for confirmation" in waiting and "Disputed" not in waiting
     marks = {row["name"]: row["in_play"] for row in body["rows"]}
     first_names = set(counted(first))
-    assert {marks[n] for n in first_names} == {"provisional"}
+    # The table holds a disputed hand (and a provisional one): it is marked disputed, as the
+    # round page marks it, not merely provisional.
+    assert {marks[n] for n in first_names} == {"disputed"}
     one = Registration.objects.get(tournament=tournament, player__name=sorted(first_names)[0])
     player_html = _html(public.get(reverse("tournaments:player", args=(tournament.pk, one.pk))))
-    assert '<span class="mark provisional">provisional</span>' in player_html
+    assert '<span class="mark disputed">disputed</span>' in player_html
 
 
 def test_a_void_and_a_restore_after_the_round_completed_move_the_tables_state_both_ways(

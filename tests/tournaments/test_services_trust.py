@@ -488,6 +488,35 @@ def test_during_round_1_unreported_players_are_listed_unranked_and_provisional_o
     assert {marks[n] for n in names[third]} == {"not_reported"}
 
 
+def test_a_disputed_table_is_marked_disputed_not_provisional_in_the_standings_and_on_the_pages(
+    club: Club, director: Any, make_players: Callable[[int], list[Player]], client: Any
+) -> None:
+    """One hand disputed at a table of the round in play: the standings API, the standings
+    page and the player page say "disputed", as the round page does; another table's hand
+    waiting for confirmation stays "provisional"."""
+    tournament, _rnd, (first, second) = two_tables(club, director, make_players)
+    rng = random.Random(12)
+    number = enter_as(first, 0, rng)
+    scoring.hand_dispute(
+        game=first.game, number=number, by=Actor(seat_id=seat_ids(first)[1]), reason="Miscount"
+    )
+    enter_as(second, 0, rng)  # provisional
+
+    rows = {row["name"]: row for row in standings_rows(tournament)}
+    assert {rows[n]["in_play"] for n in seat_names(first)} == {"disputed"}
+    assert {rows[n]["in_play"] for n in seat_names(second)} == {"provisional"}
+
+    page = client.get(f"/tournaments/{tournament.pk}/?lang=en").content.decode()
+    assert page.count('<span class="mark disputed">disputed</span>') == 2
+    assert page.count('<span class="mark provisional">provisional</span>') == 2
+    registration = first.seats.order_by("position").first().registration_id
+    player = client.get(f"/tournaments/{tournament.pk}/players/{registration}/?lang=en")
+    text = player.content.decode()
+    assert "· disputed" in text
+    assert '<span class="mark disputed">disputed</span>' in text
+    assert "provisional" not in text.split("<main", 1)[1].split("</main>", 1)[0]
+
+
 def test_marks_vanish_once_the_round_is_complete(
     club: Club, director: Any, make_players: Callable[[int], list[Player]]
 ) -> None:

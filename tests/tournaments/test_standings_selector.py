@@ -591,6 +591,8 @@ def in_play_of(tournament: Tournament) -> dict[int, str]:
         )
         if not statuses:
             marks[seat.registration_id] = "not_reported"
+        elif Hand.Status.DISPUTED in statuses:
+            marks[seat.registration_id] = "disputed"
         elif statuses - {Hand.Status.CONFIRMED}:
             marks[seat.registration_id] = "provisional"
         else:

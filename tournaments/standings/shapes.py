@@ -22,7 +22,7 @@ MISSED_SCORES = ("average", "zero", "worst")
 #: as the caller tells it (issue 12, live standings): not seated in a round in play (or none
 #: is in play); seated at a table that has reported nothing yet; at a table with hands not
 #: yet confirmed (a provisional result); at a table whose hands are all confirmed.
-IN_PLAY = ("", "not_reported", "provisional", "reported")
+IN_PLAY = ("", "not_reported", "provisional", "disputed", "reported")
 
 
 def rules_of(kind: str | GameRules[Any, Any]) -> GameRules[Any, Any]:
@@ -168,6 +168,12 @@ class StandingRow:
     def provisional(self) -> bool:
         """Whether the row counts a round in play whose table has hands not yet confirmed."""
         return self.in_play == "provisional"
+
+    @property
+    def disputed(self) -> bool:
+        """Whether the row's table in the round in play has a disputed hand that does not
+        count (it waits for a director)."""
+        return self.in_play == "disputed"
 
     @property
     def not_reported(self) -> bool:
