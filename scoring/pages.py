@@ -53,6 +53,7 @@ from scoring.errors import (
     HandLimitReached,
     HandNotFound,
     HandNotNext,
+    HandNumberRequired,
     IdempotencyKeyReused,
     NotAllowed,
     ReasonRequired,
@@ -320,9 +321,23 @@ def hand_new(request: HtmxHttpRequest, key: str) -> HttpResponse:
             game=game,
             entry=form.entry(),
             number=None if after is None else after + 1,
+            number_required=True,
             idempotency_key=key_,
             **_who(request, game),
         )
+    except HandNumberRequired:
+        # A form that does not say which hand it follows (a page cached before the field, a
+        # script): which hand it is cannot be told, so nothing is saved; the cards typed stay
+        # and the form follows the sheet as it is now, to be checked and sent again.
+        form.add_error(
+            None,
+            _(
+                "This page did not say which hand it follows, so nothing was saved: check the "
+                "sheet as it is now, then send your hand again."
+            ),
+        )
+        now = Game.objects.get(pk=game.pk)
+        return _render_main(request, now, _fresh_key(form, now=now), status=409)
     except HandNotNext:
         # Another phone entered a hand since this form was shown: the same hand twice? The
         # cards typed stay; the form follows the hand that arrived, and asks before sending.

@@ -273,7 +273,10 @@ def _page(
 ) -> Callable[..., Any]:
     def send(client: Client, game: Game) -> Any:
         url = reverse(f"scoring:{name}", kwargs={"key": game.table_key, **kw})
-        return client.post(url, data() if data else {})
+        payload = data() if data else {}
+        if name == "hand-new":  # the entry form says which hand it follows
+            payload.setdefault("after", str(next_number(game) - 1))
+        return client.post(url, payload)
 
     return send
 

@@ -66,7 +66,14 @@ def test_fourth_game_started_on_the_start_page_and_a_hand_entered_on_the_table_p
 
     response = client.post(
         reverse("scoring:hand-new", kwargs={"key": game.table_key}),
-        {"idempotency_key": "hand-1", "dealer": 0, "points_0": 7, "points_1": 12, "points_2": 3},
+        {
+            "idempotency_key": "hand-1",
+            "after": 0,
+            "dealer": 0,
+            "points_0": 7,
+            "points_1": 12,
+            "points_2": 3,
+        },
     )
 
     assert response.status_code == 302
@@ -80,7 +87,14 @@ def test_fourth_game_started_on_the_start_page_and_a_hand_entered_on_the_table_p
 
     refused = client.post(
         reverse("scoring:hand-new", kwargs={"key": game.table_key}),
-        {"idempotency_key": "hand-2", "dealer": 1, "points_0": 7, "points_1": 101, "points_2": 3},
+        {
+            "idempotency_key": "hand-2",
+            "after": 1,
+            "dealer": 1,
+            "points_0": 7,
+            "points_1": 101,
+            "points_2": 3,
+        },
     )
     assert refused.status_code == 422
     assert game.hands.count() == 1

@@ -91,7 +91,7 @@ def test_next_panel_of_a_game_with_a_schedule_shows_its_hand_and_the_cards_dealt
 
     entered = client.post(
         url("hand-new", game),
-        form(hand=1, dealer=0, points_0=3, points_1=9, points_2=4),
+        form(hand=1, after=0, dealer=0, points_0=3, points_1=9, points_2=4),
     )
     assert entered.status_code == 302
     doc = parse(client.get(url("table", game)))
@@ -119,7 +119,7 @@ def test_bad_total_on_the_tonk_table_page_keeps_tonks_headline(client: Client) -
 
     response = client.post(
         url("hand-new", game),
-        form(dealer=0, end="deal_tonk", by=1, held_1="KH KD QS 9C 8D"),
+        form(dealer=0, after=0, end="deal_tonk", by=1, held_1="KH KD QS 9C 8D"),
     )
 
     assert response.status_code == 422

@@ -44,7 +44,7 @@ from ops import idempotency
 from scoring import services
 from scoring.models import Game, Hand
 from tests.factories import MembershipFactory, PlayerFactory, sit
-from tests.hands import numbered
+from tests.hands import next_number, numbered
 from tests.inputs.conftest import nothing_stored
 from tests.scoring.sheets import TONK_KNOCK_HAND, TONK_KNOCK_SHEET
 from tests.scoring.test_pages_games import Page
@@ -699,7 +699,7 @@ def _page_game_new(w: World, c: Client, key: str, variant: str) -> Any:
 def _page_hand_new(w: World, c: Client, key: str, variant: str) -> Any:
     by = 0 if variant == "first" else 1
     data = {"idempotency_key": key, "dealer": 0, "end": "knock", "by": by}
-    data |= {"held_0": "2S", "held_1": "KD QD"}
+    data |= {"held_0": "2S", "held_1": "KD QD", "after": next_number(w.game) - 1}
     return c.post(reverse("scoring:hand-new", kwargs={"key": w.game.table_key}), data)
 
 

@@ -28,7 +28,16 @@ from tests.hands import numbered
 from tests.scoring.conftest import new_key
 from tests.scoring.test_api_schema import schema_json
 from tests.scoring.test_entry_points_same_record import HANDS, PLAYERS
-from tests.scoring.test_pages_table import parse, url, value_of
+from tests.scoring.test_pages_table import (
+    CAUGHT_KNOCK,
+    CY_TONKS_OUT,
+    form,
+    parse,
+    post_hand,
+    tonk_game,
+    url,
+    value_of,
+)
 from tests.services import at_once
 
 TABLES = 50
@@ -244,9 +253,34 @@ def test_an_imported_hand_whose_number_is_not_its_place_is_409_and_nothing_is_st
 
 def test_the_schema_requires_the_number_and_documents_409_and_428() -> None:
     post = schema_json()["paths"]["/api/v1/games/{game_id}/hands/"]["post"]
+    schema = schema_json()
     body = post["requestBody"]["content"]["application/json"]["schema"]
-    assert body["required"] == ["number"]
-    assert body["properties"]["number"]["minimum"] == 1
+    shapes = schema["components"]["schemas"][body["$ref"].rsplit("/", 1)[1]]["anyOf"]
+    variants = [v for shape in shapes for v in shape.get("oneOf", [shape])]
+    assert len(shapes) == 3  # one per game: its hand shape plus the number
+    assert all("number" in v["required"] for v in variants)
+    assert all(v["properties"]["number"]["minimum"] == 1 for v in variants)
     assert {"409", "428"} <= set(post["responses"])
     assert "hand_number_required" in post["responses"]["428"]["description"]
     assert "hand_not_next" in post["responses"]["409"]["description"]
+
+
+@pytest.mark.django_db
+def test_a_page_form_that_does_not_say_which_hand_it_follows_saves_nothing(
+    client: Client,
+) -> None:
+    """A page cached before the form said which hand it follows, or a script: which hand it
+    is cannot be told, so it is refused like a hand entered meanwhile (409, nothing saved); the
+    cards typed stay, and the form now follows the sheet as it is, to be sent again."""
+    game = sit(client, tonk_game())
+    assert post_hand(client, game, dict(CAUGHT_KNOCK)).status_code == 302
+    before = (Hand.objects.filter(game=game).count(), Game.objects.get(pk=game.pk).version)
+
+    response = client.post(url("hand-new", game), form(**CY_TONKS_OUT))
+
+    assert response.status_code == 409
+    assert (Hand.objects.filter(game=game).count(), Game.objects.get(pk=game.pk).version) == before
+    doc = parse(response)
+    assert "did not say which hand it follows" in response.content.decode()
+    assert value_of(doc, "after") == "1"  # it follows the sheet as it is now
+    assert value_of(doc, "held_1") == "9S 9D"  # the cards typed stay

@@ -22,6 +22,7 @@ from django.urls import reverse
 from scoring import selectors, services
 from scoring.models import Game, Hand, ScoreLine
 from tests.factories import UserFactory, sit
+from tests.hands import next_number
 
 pytestmark = pytest.mark.django_db
 
@@ -260,8 +261,11 @@ BEN_DEAL_TONK = dict(dealer=1, end="deal_tonk", by=1, held_1="KH KD QS JC 10D")
 
 
 def post_hand(client: Client, game: Game, data: dict[str, Any], **extra: Any) -> Any:
+    """Send ``data`` as the table page's entry form does: with an idempotency key and the
+    hand the page was shown after (``after``: the game's last hand number now, unless given)."""
     if "idempotency_key" not in data:
         data = form(**data)
+    data.setdefault("after", str(next_number(game) - 1))
     return client.post(url("hand-new", game), data, **extra)
 
 

@@ -17,6 +17,7 @@ from scoring.models import Game, Hand, HandEvent, ScoreLine, Seat
 from scoring.permissions import Actor
 from scoring.services import SeatSpec
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.hands import next_number
 from tests.scoring.test_pages_table import (
     CAUGHT_KNOCK,
     CY_TONKS_OUT,
@@ -104,7 +105,7 @@ def counts(game: Game) -> tuple[Any, ...]:
 
 
 def enter(client: Client, game: Game, data: dict[str, Any] = CAUGHT_KNOCK) -> Any:
-    return client.post(url("hand-new", game), form(**data))
+    return client.post(url("hand-new", game), form(**{"after": next_number(game) - 1, **data}))
 
 
 def row_status(doc: Node, number: int) -> str:

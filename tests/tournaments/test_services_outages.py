@@ -239,6 +239,7 @@ def hand_senders(table: Table) -> list[Callable[[], tuple[int, str]]]:
     assert phone.get(f"/s/{seats[1].seat_key}/").status_code == 302
     form = {
         "idempotency_key": page_key,
+        "after": str(next_number(game) - 1),  # the hand the page shows last
         "dealer": "1",
         "end": "knock",
         "by": "1",

@@ -129,6 +129,7 @@ def page_hand(game: Game) -> Callable[[], Answer]:
     key = uuid.uuid4().hex
     form = {
         "idempotency_key": key,
+        "after": "0",  # its first hand
         "dealer": "2",
         "end": "knock",
         "by": "1",
