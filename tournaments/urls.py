@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import api
+from tournaments import api, api_rounds
 
 app_name = "tournaments-api"
 
@@ -19,30 +19,32 @@ urlpatterns = [
         api.WithdrawalApi.as_view(),
         name="withdraw",
     ),
-    path("tournaments/<int:tournament_id>/rounds/", api.RoundListApi.as_view(), name="rounds"),
+    path(
+        "tournaments/<int:tournament_id>/rounds/", api_rounds.RoundListApi.as_view(), name="rounds"
+    ),
     path(
         "tournaments/<int:tournament_id>/rounds/<int:number>/",
-        api.RoundDetailApi.as_view(),
+        api_rounds.RoundDetailApi.as_view(),
         name="round",
     ),
     path(
         "tournaments/<int:tournament_id>/rounds/<int:number>/publish/",
-        api.RoundPublishApi.as_view(),
+        api_rounds.RoundPublishApi.as_view(),
         name="round-publish",
     ),
     path(
         "tournaments/<int:tournament_id>/rounds/<int:number>/close/",
-        api.RoundCloseApi.as_view(),
+        api_rounds.RoundCloseApi.as_view(),
         name="round-close",
     ),
     path(
         "tournaments/<int:tournament_id>/rounds/<int:number>/regenerate/",
-        api.RoundRegenerateApi.as_view(),
+        api_rounds.RoundRegenerateApi.as_view(),
         name="round-regenerate",
     ),
     path(
         "tournaments/<int:tournament_id>/rounds/<int:number>/substitutes/",
-        api.SubstituteApi.as_view(),
+        api_rounds.SubstituteApi.as_view(),
         name="substitutes",
     ),
     path(
