@@ -40,6 +40,8 @@ from babel import Locale, UnknownLocaleError, dates, lists, numbers
 from django.utils import translation
 from django.utils.functional import lazy
 
+from ops import currencies
+
 #: The ten digits of each decimal numbering system our languages use by default (CLDR
 #: ``common/supplemental/numberingSystems.xml``), by CLDR id. ``latn`` is the identity.
 DIGITS: dict[str, str] = {
@@ -212,7 +214,15 @@ def money(value: int | Decimal | str, currency: str | None, *, language: str | N
             value = Decimal(value)
         except InvalidOperation:
             raise ValueError(f"not a decimal number: {value!r}") from None
-    text = numbers.format_currency(value, currency, locale=loc, numbering_system="default")
+    digits = currencies.minor_unit(currency)
+    if digits is None:
+        text = numbers.format_currency(value, currency, locale=loc, numbering_system="default")
+    else:  # ISO 4217's minor unit, where CLDR's may differ (HUF: 2, not 0)
+        pattern = copy.copy(numbers.parse_pattern(loc.currency_formats["standard"]))
+        pattern.frac_prec = (digits, digits)
+        text = pattern.apply(
+            value, loc, currency=currency, currency_digits=False, numbering_system="default"
+        )
     return _native(text, loc)
 
 

@@ -7,12 +7,13 @@ seating makes, the admin's forms through the services) goes through :func:`stake
 1. The stake, when given, is an amount written with digits and at most one decimal point, no
    sign (``"0.25"``; the score-sheet format's ``stake``), of at most :data:`MAX_STAKE_LENGTH`
    characters.
-2. The currency, when given, is an ISO 4217 code (three letters, read in capitals: ``"usd"``
-   is ``USD``) that CLDR knows (``babel.numbers.is_currency``): ``ZZZ`` is refused.
+2. The currency, when given, is an ISO 4217 code of money (three letters, read in capitals:
+   ``"usd"`` is ``USD``; ``ops.currencies``): ``ZZZ`` is refused, and so are the codes with
+   no minor unit (gold ``XAU``, "no currency" ``XXX``).
 3. A stake with a currency has no more decimals, as written, than the currency's minor unit
-   (CLDR's currency data, ``babel.numbers.get_currency_precision``): 0.25 USD and 0.125 KWD
-   are fine, 0.25 JPY is refused (the yen has no minor unit), and so is 0.250 USD (three
-   decimals written: every amount the game shows is written with the stake's decimals).
+   (ISO 4217's): 0.25 USD, 0.50 HUF and 0.125 KWD are fine, 0.25 JPY is refused (the yen has
+   no minor unit), and so is 0.250 USD (three decimals written: every amount the game shows is
+   written with the stake's decimals).
 
 A stake without a currency is checked by 1 only (the pages add the default currency first).
 The amounts themselves are written by ``ops.l10n.money``, with CLDR's currency format of the
@@ -25,8 +26,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from babel import numbers
-
+from ops import currencies
 from tonkrules.errors import FormatError
 from tonkrules.messages import RULE_MESSAGES, Template, declare
 from tonkrules.messages import gettext_noop as _
@@ -55,9 +55,9 @@ declare(MONEY_MESSAGES, into=RULE_MESSAGES)
 
 
 def currency_codes() -> frozenset[str]:
-    """Every currency code :func:`currency_verify` accepts, in capitals (CLDR's, through
-    Babel): for the API's schema."""
-    return frozenset(numbers.list_currencies())
+    """Every currency code :func:`currency_verify` accepts, in capitals: ISO 4217's codes of
+    money with a minor unit (``ops.currencies``); for the API's schema."""
+    return currencies.money_codes()
 
 
 def currency_verify(value: object) -> str:
@@ -68,15 +68,15 @@ def currency_verify(value: object) -> str:
             currency, with ``currency``: the code in capitals).
     """
     code = parse_currency(value)
-    if not numbers.is_currency(code):
+    if currencies.minor_unit(code) is None:
         raise FormatError("currency.unknown", params={"currency": code})
     return code
 
 
 def currency_digits(code: str) -> int:
-    """The decimals of the currency's minor unit (ISO 4217 and CLDR): 2 for USD, 0 for JPY,
-    3 for KWD. ``code`` is a code :func:`currency_verify` accepted."""
-    return int(numbers.get_currency_precision(code))
+    """The decimals of the currency's minor unit (ISO 4217): 2 for USD and HUF, 0 for JPY, 3
+    for KWD. ``code`` is a code :func:`currency_verify` accepted."""
+    return int(currencies.minor_unit(code) or 0)
 
 
 def _decimals(stake: Decimal) -> int:

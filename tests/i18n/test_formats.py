@@ -320,7 +320,7 @@ def test_a_hand_typed_in_ascii_notation_is_taken_the_same_in_every_language(
     game = sit(client, tonk_game())
 
     response = client.post(
-        url("hand-new", game), form(**CAUGHT_KNOCK), HTTP_ACCEPT_LANGUAGE=language
+        url("hand-new", game), form(**CAUGHT_KNOCK, after=0), HTTP_ACCEPT_LANGUAGE=language
     )
 
     assert response.status_code == 302
@@ -343,7 +343,9 @@ def test_card_indices_typed_in_the_languages_digits_are_read_as_printed(
     data = {**CAUGHT_KNOCK, "held_1": "AS 4D".translate(native), "held_2": "8H".translate(native)}
     assert data["held_1"] != "AS 4D"
 
-    response = client.post(url("hand-new", game), form(**data), HTTP_ACCEPT_LANGUAGE=language)
+    response = client.post(
+        url("hand-new", game), form(**data, after=0), HTTP_ACCEPT_LANGUAGE=language
+    )
 
     assert response.status_code == 302
     hand = Hand.objects.get(game=game)
@@ -360,7 +362,7 @@ def test_a_refused_card_typed_in_bengali_digits_is_named_beside_its_own_field(
     game = sit(client, rook_game())
     data = {**ROOK_ROUND_1, "melds_1": "R২ Y২"}
 
-    refused = client.post(url("hand-new", game), form(**data), HTTP_ACCEPT_LANGUAGE="bn")
+    refused = client.post(url("hand-new", game), form(**data, after=0), HTTP_ACCEPT_LANGUAGE="bn")
 
     assert refused.status_code == 422
     doc = parse(refused)
@@ -406,7 +408,9 @@ def test_bids_and_tricks_typed_in_bengali_digits_are_taken(client: Client, langu
         for k, v in BLUKE_HAND_1.items()
     }
 
-    response = client.post(url("hand-new", game), form(**data), HTTP_ACCEPT_LANGUAGE=language)
+    response = client.post(
+        url("hand-new", game), form(**data, after=0), HTTP_ACCEPT_LANGUAGE=language
+    )
 
     assert response.status_code == 302
     assert scores_of(Hand.objects.get(game=game)) == {"Ana": 41, "Ben": -50, "Cy": 32}

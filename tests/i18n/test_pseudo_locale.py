@@ -384,6 +384,7 @@ def test_a_rejected_hand_names_its_rule_error_in_the_pseudo_locale(world: World)
         reverse("scoring:hand-new", kwargs={"key": game.table_key}),
         {
             "idempotency_key": uuid.uuid4().hex,
+            "after": str(next_number(game) - 1),
             "round": "3",
             "dealer": "2",
             "out": "0",

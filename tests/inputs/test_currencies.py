@@ -45,6 +45,11 @@ REFUSED = {
     "dollar-has-two-digits": ("0.125", "USD", ["USD", "2", "0.125"]),
     "dinar-has-three-digits": ("0.0625", "KWD", ["KWD", "3"]),
     "trailing-zero-is-a-decimal-too": ("0.250", "USD", ["USD", "0.250"]),
+    # ISO 4217 codes that are no money a stake is paid in: no minor unit
+    "gold-has-no-minor-unit": ("1", "XAU", ["XAU", "ISO 4217"]),
+    "no-currency-code": ("1", "XXX", ["XXX"]),
+    # ISO 4217's minor unit, where CLDR's cash digits differ (CLDR: 0 for the dinar)
+    "iraqi-dinar-has-three-digits": ("0.0625", "IQD", ["IQD", "3"]),
 }
 
 #: (stake, currency) accepted, and the currency stored.
@@ -55,6 +60,11 @@ ACCEPTED = {
     "taka-in-lower-case": ("0.5", "bdt", "BDT"),
     "rupee": ("1.75", "INR", "INR"),
     "peso": ("2", "PHP", "PHP"),
+    # ISO 4217 gives these two decimals where CLDR writes none (cash): the standard decides
+    "forint-to-the-filler": ("0.50", "HUF", "HUF"),
+    "rupiah-to-the-sen": ("0.5", "IDR", "IDR"),
+    "colombian-peso-to-the-centavo": ("0.5", "COP", "COP"),
+    "iraqi-dinar-to-the-fils": ("0.125", "IQD", "IQD"),
 }
 
 
@@ -317,6 +327,14 @@ def test_amounts_are_written_in_cldrs_currency_format(language: str, expected: l
     got = [l10n.money(Decimal(a), c, language=language) for a, c in amounts]  # \u00a0: CLDR's
     assert got == expected
     assert l10n.money("1.50", "", language=language) == l10n.number("1.50", language=language)
+
+
+def test_amounts_take_iso_4217s_minor_unit_where_cldr_writes_fewer_decimals() -> None:
+    """CLDR writes the forint and the rupiah without decimals (cash); a stake of 0.50 HUF is
+    the standard's, and is written as it is, never rounded to a whole forint."""
+    assert l10n.money(Decimal("0.5"), "HUF", language="en") == "HUF0.50"
+    assert l10n.money(Decimal("-1.25"), "IDR", language="en") == "-IDR1.25"
+    assert l10n.money(Decimal("150"), "JPY", language="en") == "¥150"
 
 
 def _tonk_with_stake(api: APIClient, stake: str, currency: str) -> int:
