@@ -246,7 +246,8 @@ def expected_standings(
     record: Record, *, basis: str = "total", missed: str = "average"
 ) -> list[dict[str, Any]]:
     """The standings rows as the API shows them (place, registration, name, withdrawn, total,
-    tiebreaks, rounds), best first."""
+    tiebreaks, rounds), best first; a player with no result yet has ``total`` and tie-breaks
+    null."""
     kind = record.kind
     totals_lower = kind == "rook" and basis == "total"
     round_score: dict[tuple[int, int], Fraction] = {}  # (registration, round) → score
@@ -335,7 +336,10 @@ def expected_standings(
         row["place"] = "" if row["unranked"] else f"{place}=" if shared else str(place)
         assert i + 1 >= place
     for row in rows:
-        row["total"] = str(row["total"])
+        # No result yet: no total and no tie-breaks (null), never a leader's 0 (issue 24).
+        row["total"] = None if row["unranked"] else str(row["total"])
+        if row["unranked"]:
+            row["tiebreaks"] = [None] * len(row["tiebreaks"])
         del row["unranked"]
     return rows
 

@@ -478,8 +478,8 @@ def test_a_withdrawal_queued_behind_a_publish_or_a_regenerate_does_not_deadlock(
         assert statuses == {action: 200, "withdraw": 200}
         # Published: they sit at a table of round 1; regenerated: round 1 is seated without them.
         assert leaving.withdrawn_after == (1 if action == "publish" else 0)
-    else:  # refused, as registration_withdraw says (the round published, or planned again)
-        assert statuses == {action: 200, "withdraw": 400}
+    else:  # refused (409), as registration_withdraw says (the round published, or planned again)
+        assert statuses == {action: 200, "withdraw": 409}
         assert leaving.withdrawn_after is None
     if action == "publish":
         assert (rnd.state, rnd.superseded) == (Round.State.PUBLISHED, False)
