@@ -239,7 +239,6 @@ def hand_senders(table: Table) -> list[Callable[[], tuple[int, str]]]:
     assert phone.get(f"/s/{seats[1].seat_key}/").status_code == 302
     form = {
         "idempotency_key": page_key,
-        "after": str(next_number(game) - 1),  # the hand the page shows last
         "dealer": "1",
         "end": "knock",
         "by": "1",
@@ -249,7 +248,9 @@ def hand_senders(table: Table) -> list[Callable[[], tuple[int, str]]]:
     }
 
     def by_page() -> tuple[int, str]:
-        answer = phone.post(f"/t/{game.table_key}/hands/", form, HTTP_HX_REQUEST="true")
+        # the page as it shows the sheet now: after the first hand, when that was sent first
+        shown = {**form, "after": str(next_number(game) - 1)}
+        answer = phone.post(f"/t/{game.table_key}/hands/", shown, HTTP_HX_REQUEST="true")
         return answer.status_code, page_key
 
     return [by_api, by_page]
