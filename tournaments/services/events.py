@@ -41,7 +41,7 @@ from tournaments.services.order import (
     players_changed,
     players_locked,
 )
-from tournaments.services.overlap import check_elsewhere
+from tournaments.services.overlap import check_elsewhere, elsewhere_audit
 from tournaments.services.results import results_mark_changed
 
 
@@ -357,7 +357,7 @@ def registration_add(
         confirm=confirm_elsewhere,
         reason=reason,
     )
-    extra: dict[str, Any] = {"elsewhere": [e.as_json() for e in elsewhere]} if elsewhere else {}
+    extra = elsewhere_audit(elsewhere)
     audit_record(
         tournament.pk,
         AuditEntry.Action.REGISTER,

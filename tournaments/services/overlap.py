@@ -23,7 +23,7 @@ hold someone now or later; the rounds of one tournament follow each other.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -199,3 +199,9 @@ def elsewhere_conflict(found: list[Elsewhere]) -> TournamentConflict:
         table=first.table,
         elsewhere=[e.as_json() for e in found],
     )
+
+
+def elsewhere_audit(elsewhere: Sequence[Elsewhere]) -> dict[str, Any]:
+    """The audit entry's ``elsewhere`` field for a write a director confirmed although these
+    people sit at another of the club's tables (``{}`` when nobody did)."""
+    return {"elsewhere": [e.as_json() for e in elsewhere]} if elsewhere else {}

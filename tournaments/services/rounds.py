@@ -36,7 +36,7 @@ from tournaments.services.events import players_to_seat, seatable_verify
 from tournaments.services.keys import seat_replayed
 from tournaments.services.order import last_round, players_locked
 from tournaments.services.origin import ORIGIN
-from tournaments.services.overlap import check_elsewhere
+from tournaments.services.overlap import check_elsewhere, elsewhere_audit
 from tournaments.services.results import results_mark_changed
 from tournaments.services.seatings import seating_chosen
 from tournaments.services.substitutes import (
@@ -446,7 +446,7 @@ def round_regenerate(
     rnd.elsewhere_confirmed = bool(elsewhere)
     _seating_asked_again(rnd)
     rnd.save()
-    extra: dict[str, Any] = {"elsewhere": [e.as_json() for e in elsewhere]} if elsewhere else {}
+    extra = elsewhere_audit(elsewhere)
     audit_record(
         rnd.tournament_id,
         AuditEntry.Action.REGENERATE,

@@ -26,7 +26,7 @@ from tournaments.errors import TournamentConflict, TournamentError
 from tournaments.models import AuditEntry, Registration, Round, TableSeat
 from tournaments.services.audit import audit_record
 from tournaments.services.origin import ORIGIN
-from tournaments.services.overlap import check_elsewhere
+from tournaments.services.overlap import check_elsewhere, elsewhere_audit
 from tournaments.services.results import results_mark_changed
 
 
@@ -115,7 +115,7 @@ def substitute_set(
     if rnd.state in (Round.State.PUBLISHED, Round.State.PLAYING):
         # the round in play: who plays the seat is what the standings show of its tables
         results_mark_changed(rnd.tournament_id)
-    extra: dict[str, Any] = {"elsewhere": [e.as_json() for e in elsewhere]} if elsewhere else {}
+    extra = elsewhere_audit(elsewhere)
     audit_record(
         rnd.tournament_id,
         AuditEntry.Action.SUBSTITUTE,
